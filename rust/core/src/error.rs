@@ -1,0 +1,72 @@
+//! Errors of the core. Every message names the input that is wrong.
+
+use thiserror::Error;
+
+/// Bad instance or policy input.
+#[derive(Debug, Error, PartialEq)]
+pub enum CoreError {
+    #[error("unknown policy {name:?}; known policies: {known}")]
+    UnknownPolicy { name: String, known: String },
+    #[error("instance has no nodes (field \"nodes\" is empty)")]
+    NoNodes,
+    #[error("nodes[{index}]: host {host:?} appears twice")]
+    DuplicateNode { index: usize, host: String },
+    #[error("nodes[{index}] (host {host:?}): field \"{field}\" {problem}")]
+    BadNodeField {
+        index: usize,
+        host: String,
+        field: &'static str,
+        problem: String,
+    },
+    #[error("task {task:?}: field \"size\" must be a positive finite number, got {size}")]
+    BadTaskSize { task: String, size: f64 },
+    #[error("task {task:?} appears twice")]
+    DuplicateTask { task: String },
+    #[error("task {task:?} names replica host {host:?}, which is not in \"nodes\"")]
+    UnknownReplicaHost { task: String, host: String },
+    #[error("task {task:?} lists replica host {host:?} twice")]
+    DuplicateReplica { task: String, host: String },
+    #[error("job {job:?} appears twice")]
+    DuplicateJob { job: String },
+    #[error("job {job:?}: field \"after\" names {after:?}, which is not a job id")]
+    UnknownPredecessor { job: String, after: String },
+    #[error("job {job:?}: field \"{field}\" {problem}")]
+    BadJobField {
+        job: String,
+        field: &'static str,
+        problem: String,
+    },
+    #[error("cost: field \"{field}\" must be a finite number >= 0, got {value}")]
+    BadCost { field: &'static str, value: f64 },
+    #[error("{}{message}", json_where(path))]
+    Json {
+        path: String,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("generate: {0}")]
+    BadGenerator(String),
+}
+
+impl CoreError {
+    /// A JSON syntax or type error at `path` (e.g. `nodes[3].speed`).
+    pub fn json(err: serde_path_to_error::Error<serde_json::Error>) -> CoreError {
+        let path = err.path().to_string();
+        let inner = err.into_inner();
+        CoreError::Json {
+            path,
+            line: inner.line(),
+            column: inner.column(),
+            message: inner.to_string(),
+        }
+    }
+}
+
+fn json_where(path: &str) -> String {
+    if path == "." || path == "?" {
+        String::new()
+    } else {
+        format!("field {path}: ")
+    }
+}

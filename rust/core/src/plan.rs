@@ -1,0 +1,235 @@
+//! What a planner produces (an assignment with an ordered queue per node) and
+//! the metrics every policy reports on it.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use serde::Serialize;
+
+use crate::model::{Csr, Locality, NodeId, OrdF64, Problem, TaskId, NONE};
+
+/// Every task on exactly one node, and the order in which each node runs its tasks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Assignment {
+    /// `node_of[t]` is the node that runs task `t`.
+    pub node_of: Vec<NodeId>,
+    /// Row `n` is node `n`'s queue, first task first.
+    pub queues: Csr,
+}
+
+impl Assignment {
+    /// Queues in the given global order: tasks appear in each node's queue in the
+    /// order they appear in `order` (which must list every task once).
+    pub fn from_order(num_nodes: usize, node_of: Vec<NodeId>, order: &[TaskId]) -> Assignment {
+        let mut rows: Vec<Vec<TaskId>> = vec![Vec::new(); num_nodes];
+        for &t in order {
+            rows[node_of[t as usize] as usize].push(t);
+        }
+        Assignment {
+            node_of,
+            queues: Csr::from_rows(rows),
+        }
+    }
+
+    /// Queues for a static plan: on each node, tasks with fewer replicas first
+    /// (nobody else can run them), the widely replicated ones last, where an
+    /// idle node can steal them without hurting anyone. Ties by task id.
+    pub fn with_static_order(problem: &Problem, node_of: Vec<NodeId>) -> Assignment {
+        let mut order: Vec<TaskId> = (0..problem.num_tasks() as TaskId).collect();
+        order.sort_by_key(|&t| (problem.graph.task_nodes.degree(t as usize), t));
+        Assignment::from_order(problem.num_nodes(), node_of, &order)
+    }
+
+    /// Number of tasks per node.
+    pub fn counts(&self) -> Vec<u32> {
+        (0..self.queues.rows())
+            .map(|n| self.queues.degree(n) as u32)
+            .collect()
+    }
+}
+
+/// The figures every policy reports.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Metrics {
+    pub makespan: f64,
+    pub max_tasks_per_node: u32,
+    pub non_local: usize,
+    pub non_local_fraction: f64,
+    pub rack_local: usize,
+    pub off_switch: usize,
+    /// Planning time in milliseconds (filled in by whoever timed the planner).
+    pub plan_ms: f64,
+}
+
+/// Checks that `a` is a total assignment of `problem` whose queues agree with `node_of`.
+pub fn check_assignment(problem: &Problem, a: &Assignment) -> Result<(), String> {
+    if a.node_of.len() != problem.num_tasks() {
+        return Err(format!(
+            "assignment covers {} tasks, problem has {}",
+            a.node_of.len(),
+            problem.num_tasks()
+        ));
+    }
+    if a.queues.rows() != problem.num_nodes() {
+        return Err(format!(
+            "assignment has {} queues, problem has {} nodes",
+            a.queues.rows(),
+            problem.num_nodes()
+        ));
+    }
+    let mut seen = vec![false; problem.num_tasks()];
+    for n in 0..a.queues.rows() {
+        for &t in a.queues.row(n) {
+            let ti = t as usize;
+            if ti >= seen.len() || seen[ti] {
+                return Err(format!("task {t} queued twice or out of range"));
+            }
+            seen[ti] = true;
+            if a.node_of[ti] != n as NodeId {
+                return Err(format!(
+                    "task {t} queued on node {n} but assigned to {}",
+                    a.node_of[ti]
+                ));
+            }
+        }
+    }
+    if let Some(t) = seen.iter().position(|s| !s) {
+        return Err(format!("task {t} is in no queue"));
+    }
+    Ok(())
+}
+
+/// Metrics of an assignment. A node's finish time is its initial load plus its
+/// queue list-scheduled over its slots, each task taking `size * cost / speed`,
+/// where cost is `local` for a node-local task and `remote_cost(r)` otherwise,
+/// `r` being the number of non-local tasks in the whole plan.
+pub fn evaluate(problem: &Problem, a: &Assignment) -> Metrics {
+    let mut rack_local = 0;
+    let mut off_switch = 0;
+    for (t, &n) in a.node_of.iter().enumerate() {
+        match problem.locality(t as TaskId, n) {
+            Locality::Node => {}
+            Locality::Rack => rack_local += 1,
+            Locality::OffSwitch => off_switch += 1,
+        }
+    }
+    let non_local = rack_local + off_switch;
+    let remote = problem.cost.remote_cost(non_local);
+    let mut makespan: f64 = 0.0;
+    let mut max_tasks = 0u32;
+    let mut slots: Vec<f64> = Vec::new();
+    for n in 0..problem.num_nodes() {
+        let queue = a.queues.row(n);
+        max_tasks = max_tasks.max(queue.len() as u32);
+        let load = problem.node_load[n];
+        slots.clear();
+        slots.resize(problem.node_slots[n].max(1) as usize, load);
+        for &t in queue {
+            let cost = if problem.replicas(t).contains(&(n as NodeId)) {
+                problem.cost.local
+            } else {
+                remote
+            };
+            let dur = problem.task_size[t as usize] * cost / problem.node_speed[n];
+            // Earliest free slot takes the next task.
+            let (i, _) = slots
+                .iter()
+                .enumerate()
+                .min_by(|x, y| x.1.total_cmp(y.1))
+                .unwrap_or((0, &load));
+            slots[i] += dur;
+        }
+        let finish = slots.iter().copied().fold(load, f64::max);
+        makespan = makespan.max(finish);
+    }
+    let n_tasks = problem.num_tasks();
+    Metrics {
+        makespan,
+        max_tasks_per_node: max_tasks,
+        non_local,
+        non_local_fraction: if n_tasks == 0 {
+            0.0
+        } else {
+            non_local as f64 / n_tasks as f64
+        },
+        rack_local,
+        off_switch,
+        plan_ms: 0.0,
+    }
+}
+
+/// Places the tasks still at `NONE` (those no node can run locally) one by one
+/// on the node whose finish time after one more remote unit task is smallest.
+/// `count[n]` is node n's current number of tasks and is updated.
+pub fn place_unmatched(problem: &Problem, node_of: &mut [NodeId], count: &mut [u32]) {
+    if problem.num_nodes() == 0 || !node_of.contains(&NONE) {
+        return;
+    }
+    let mut heap: BinaryHeap<Reverse<(OrdF64, NodeId)>> = (0..problem.num_nodes() as NodeId)
+        .map(|n| Reverse((OrdF64(remote_finish(problem, n, count[n as usize])), n)))
+        .collect();
+    for slot in node_of.iter_mut().filter(|n| **n == NONE) {
+        if let Some(Reverse((_, n))) = heap.pop() {
+            *slot = n;
+            count[n as usize] += 1;
+            heap.push(Reverse((
+                OrdF64(remote_finish(problem, n, count[n as usize])),
+                n,
+            )));
+        }
+    }
+}
+
+fn remote_finish(problem: &Problem, node: NodeId, count: u32) -> f64 {
+    let n = node as usize;
+    let waves = (count + 1).div_ceil(problem.node_slots[n]);
+    problem.node_load[n] + waves as f64 * problem.cost.remote / problem.node_speed[n]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::CostModel;
+
+    #[test]
+    fn evaluate_counts_locality_and_finish() {
+        // t0 local on n0, t1 remote on n0 (replica on n1, other rack), t2 local on n1.
+        let mut p = Problem::uniform(2, &[vec![0], vec![1], vec![1]], CostModel::default());
+        p.node_rack = vec![0, 1];
+        let a = Assignment::from_order(2, vec![0, 0, 1], &[0, 1, 2]);
+        check_assignment(&p, &a).unwrap();
+        let m = evaluate(&p, &a);
+        assert_eq!(m.makespan, 4.0); // 1 local + 3 remote on n0
+        assert_eq!(m.off_switch, 1);
+        assert_eq!(m.rack_local, 0);
+        assert_eq!(m.non_local, 1);
+        assert_eq!(m.max_tasks_per_node, 2);
+        assert!((m.non_local_fraction - 1.0 / 3.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn remote_growth_uses_the_plan_wide_remote_count() {
+        let cost = CostModel {
+            local: 1.0,
+            remote: 1.0,
+            remote_growth: 0.5,
+        };
+        let p = Problem::uniform(2, &[vec![1], vec![0]], cost);
+        let a = Assignment::from_order(2, vec![0, 1], &[0, 1]);
+        // Two remote tasks: each costs 1 + 0.5 * 2 = 2.
+        assert_eq!(evaluate(&p, &a).makespan, 2.0);
+    }
+
+    #[test]
+    fn check_assignment_rejects_a_missing_task() {
+        let p = Problem::uniform(1, &[vec![0], vec![0]], CostModel::default());
+        let a = Assignment {
+            node_of: vec![0, 0],
+            queues: Csr::from_rows(vec![vec![0u32]]),
+        };
+        assert_eq!(
+            check_assignment(&p, &a).unwrap_err(),
+            "task 1 is in no queue"
+        );
+    }
+}

@@ -1,0 +1,142 @@
+//! Placement policies. Two extension points:
+//!
+//! - [`Planner`]: called when the set of pending tasks changes (a job arrives,
+//!   asks change). It returns a whole assignment with an ordered queue per
+//!   node. Dispatch-only policies implement it by playing their rule out, so
+//!   every policy can be compared offline with `spindle plan`.
+//! - [`Dynamic`]: what a node does at a heartbeat once its planned queue is
+//!   empty (ASM1's stealing, Hadoop's "local first, then any").
+//!
+//! One policy per file; [`PolicyKind`] is the registry by name.
+
+pub mod asm1;
+pub mod asm1_comm;
+pub mod greedy;
+
+use crate::error::CoreError;
+use crate::model::Problem;
+use crate::plan::Assignment;
+
+/// A static planner: the whole assignment at once.
+pub trait Planner: Send + Sync {
+    /// The name used on the command line and in plan output.
+    fn name(&self) -> &'static str;
+    /// Assigns every task of `problem` to a node and orders each node's queue.
+    /// `seed` feeds the policy's random choices, if any.
+    fn plan(&self, problem: &Problem, seed: u64) -> Assignment;
+}
+
+/// Heartbeat-time behaviour once a node's planned queue is empty.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dynamic {
+    /// The Session builds per-node queues from the planner at each re-plan.
+    /// False for pure dispatchers, whose decisions are all made at heartbeat.
+    pub planned: bool,
+    /// Take a task local to this node from the node with the longest queue
+    /// (seed 000 Sect. 7.1, ASM1 hybrids).
+    pub steal: bool,
+    /// With nothing local, take rack-local, then off-switch work rather than
+    /// stay idle (the COMM variants; the MAKESPAN ones run local tasks only).
+    pub spill: bool,
+}
+
+/// Every policy Spindle knows, by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PolicyKind {
+    Asm1,
+    Asm1Comm,
+    Greedy,
+    GreedyComm,
+}
+
+impl PolicyKind {
+    pub const ALL: [PolicyKind; 4] = [
+        PolicyKind::Asm1,
+        PolicyKind::Asm1Comm,
+        PolicyKind::Greedy,
+        PolicyKind::GreedyComm,
+    ];
+
+    pub fn name(self) -> &'static str {
+        self.planner().name()
+    }
+
+    /// Looks a policy up by its command-line name.
+    pub fn from_name(name: &str) -> Result<PolicyKind, CoreError> {
+        PolicyKind::ALL
+            .into_iter()
+            .find(|p| p.name() == name)
+            .ok_or_else(|| CoreError::UnknownPolicy {
+                name: name.to_string(),
+                known: PolicyKind::ALL.map(|p| p.name()).join(", "),
+            })
+    }
+
+    pub fn planner(self) -> &'static dyn Planner {
+        match self {
+            PolicyKind::Asm1 => &asm1::Asm1,
+            PolicyKind::Asm1Comm => &asm1_comm::Asm1Comm,
+            PolicyKind::Greedy => &greedy::Greedy { comm: false },
+            PolicyKind::GreedyComm => &greedy::Greedy { comm: true },
+        }
+    }
+
+    pub fn dynamic(self) -> Dynamic {
+        match self {
+            PolicyKind::Asm1 => Dynamic {
+                planned: true,
+                steal: true,
+                spill: false,
+            },
+            PolicyKind::Asm1Comm => Dynamic {
+                planned: true,
+                steal: true,
+                spill: true,
+            },
+            PolicyKind::Greedy => Dynamic {
+                planned: false,
+                steal: false,
+                spill: false,
+            },
+            PolicyKind::GreedyComm => Dynamic {
+                planned: false,
+                steal: false,
+                spill: true,
+            },
+        }
+    }
+}
+
+impl std::fmt::Display for PolicyKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for PolicyKind {
+    type Err = CoreError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        PolicyKind::from_name(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for p in PolicyKind::ALL {
+            assert_eq!(PolicyKind::from_name(p.name()).unwrap(), p);
+        }
+    }
+
+    #[test]
+    fn unknown_policy_lists_the_known_ones() {
+        let err = PolicyKind::from_name("fifo").unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "unknown policy \"fifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm"
+        );
+    }
+}

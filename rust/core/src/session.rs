@@ -1,0 +1,1104 @@
+//! The scheduler's state and decisions, driven by events. The Java plugin (via
+//! JNI) and the simulator both call this API the way a YARN ResourceManager
+//! would: nodes, applications and asks come in as events; a plan is computed
+//! when they change; each node heartbeat pops that node's ordered queue and
+//! returns grants of (application, priority, count, locality).
+//!
+//! What the RM controls is only which application gets a container on which
+//! node at which locality level; the stock MapReduce AM then picks the task
+//! itself (first pending one local to the host, then rack, then any). So the
+//! Session plans over tasks it either knows exactly (`set_input_blocks`) or
+//! synthesises from the asks' per-host counts, and re-plans when the asks
+//! change, which is how it learns what actually ran.
+//!
+//! Hot path: a heartbeat in the steady state (no event since the last plan)
+//! allocates nothing: it writes grants into a caller-owned buffer and reads
+//! asks through interned integer ids.
+
+use std::collections::{HashMap, VecDeque};
+
+use thiserror::Error;
+
+use crate::model::{Bipartite, CostModel, Csr, Locality, NodeId, Problem, NONE};
+use crate::policy::{Dynamic, PolicyKind};
+
+/// Dense application index, given by [`Session::add_app`].
+pub type AppId = u32;
+
+/// The resource name of an ask at any location (`ResourceRequest.ANY`).
+pub const ANY: &str = "*";
+
+/// Memory and virtual cores, as YARN counts them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Resources {
+    pub memory_mb: i64,
+    pub vcores: i32,
+}
+
+impl Resources {
+    pub fn new(memory_mb: i64, vcores: i32) -> Resources {
+        Resources { memory_mb, vcores }
+    }
+
+    /// Whether `need` fits into `self`.
+    pub fn fits(&self, need: &Resources) -> bool {
+        need.memory_mb <= self.memory_mb && need.vcores <= self.vcores
+    }
+
+    /// How many containers of size `each` fit into `self` (at least 1 when `each` is empty).
+    pub fn slots_of(&self, each: &Resources) -> u32 {
+        let by_mem = if each.memory_mb > 0 {
+            self.memory_mb / each.memory_mb
+        } else {
+            i64::MAX
+        };
+        let by_cpu = if each.vcores > 0 {
+            (self.vcores / each.vcores) as i64
+        } else {
+            i64::MAX
+        };
+        by_mem.min(by_cpu).clamp(1, u32::MAX as i64) as u32
+    }
+}
+
+/// One decision of a heartbeat: give `count` containers of `app` at `priority`
+/// on the heartbeating node, at `locality`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Grant {
+    pub app: AppId,
+    pub priority: i32,
+    pub count: u32,
+    pub locality: Locality,
+}
+
+/// Bad events. Messages name the node, application or ask that is wrong.
+#[derive(Debug, Error, PartialEq)]
+pub enum SessionError {
+    #[error("node id {0} is not registered")]
+    UnknownNode(NodeId),
+    #[error("node {host:?} (id {node}) was removed")]
+    NodeRemoved { node: NodeId, host: String },
+    #[error("node {host:?} is already registered (id {node})")]
+    DuplicateNode { node: NodeId, host: String },
+    #[error("node {host:?}: {problem}")]
+    BadNode { host: String, problem: String },
+    #[error("application id {0} is not registered")]
+    UnknownApp(AppId),
+    #[error("application {app:?} has finished")]
+    AppFinished { app: String },
+    #[error("application {app:?} is already registered (id {id})")]
+    DuplicateApp { app: String, id: AppId },
+    #[error("application {app:?}: weight must be a positive finite number, got {weight}")]
+    BadWeight { app: String, weight: f64 },
+    #[error("application {app:?}, priority {priority}, resource {resource:?}: {problem}")]
+    BadAsk {
+        app: String,
+        priority: i32,
+        resource: String,
+        problem: String,
+    },
+}
+
+/// How the Session decides.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SessionConfig {
+    pub policy: PolicyKind,
+    pub cost: CostModel,
+    pub seed: u64,
+}
+
+impl Default for SessionConfig {
+    fn default() -> Self {
+        SessionConfig {
+            policy: PolicyKind::Asm1,
+            cost: CostModel::default(),
+            seed: 1,
+        }
+    }
+}
+
+/// A queued decision: run task `task` of ask group `group` of `app` here.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    app: AppId,
+    group: u32,
+    task: u32,
+    locality: Locality,
+}
+
+struct NodeState {
+    host: String,
+    name: u32,
+    rack: u32,
+    capacity: Resources,
+    speed: f64,
+    alive: bool,
+    running: u32,
+    queue: VecDeque<Slot>,
+}
+
+/// A task the planner places: exact (from input blocks) or synthesised from asks.
+struct PoolTask {
+    replicas: Vec<NodeId>,
+    started: bool,
+}
+
+/// The asks of one application at one priority.
+struct Group {
+    priority: i32,
+    capability: Resources,
+    relax: bool,
+    any: i32,
+    /// Host and rack ask counts by interned name.
+    counts: HashMap<u32, i32>,
+    pool: Vec<PoolTask>,
+    /// Pool from `set_input_blocks` (kept across ask updates) rather than synthesised.
+    exact: bool,
+}
+
+struct AppState {
+    name: String,
+    weight: f64,
+    submit: i64,
+    alive: bool,
+    groups: Vec<Group>,
+}
+
+/// The scheduler state machine. See the module documentation.
+pub struct Session {
+    cfg: SessionConfig,
+    dynamic: Dynamic,
+    names: HashMap<String, u32>,
+    /// Interned name -> node id (or NONE).
+    node_by_name: Vec<NodeId>,
+    nodes: Vec<NodeState>,
+    apps: Vec<AppState>,
+    app_by_name: HashMap<String, AppId>,
+    /// Live applications in FIFO order (submit time, then registration).
+    app_order: Vec<AppId>,
+    dirty: bool,
+    plans: u64,
+}
+
+/// What the queue offers at a heartbeat.
+enum QueueHead {
+    Take(Slot),
+    Empty,
+    /// The next planned container does not fit the node's free resources.
+    Blocked,
+}
+
+impl Session {
+    pub fn new(cfg: SessionConfig) -> Session {
+        Session {
+            dynamic: cfg.policy.dynamic(),
+            cfg,
+            names: HashMap::new(),
+            node_by_name: Vec::new(),
+            nodes: Vec::new(),
+            apps: Vec::new(),
+            app_by_name: HashMap::new(),
+            app_order: Vec::new(),
+            dirty: false,
+            plans: 0,
+        }
+    }
+
+    pub fn config(&self) -> &SessionConfig {
+        &self.cfg
+    }
+
+    fn intern(&mut self, name: &str) -> u32 {
+        if let Some(&id) = self.names.get(name) {
+            return id;
+        }
+        let id = self.node_by_name.len() as u32;
+        self.names.insert(name.to_string(), id);
+        self.node_by_name.push(NONE);
+        id
+    }
+
+    /// A node manager registers. A host that was removed comes back with its old id.
+    pub fn add_node(
+        &mut self,
+        host: &str,
+        rack: &str,
+        capacity: Resources,
+        speed: f64,
+    ) -> Result<NodeId, SessionError> {
+        let bad = |problem: String| SessionError::BadNode {
+            host: host.to_string(),
+            problem,
+        };
+        if host.is_empty() {
+            return Err(bad("host name is empty".into()));
+        }
+        if capacity.memory_mb < 0 || capacity.vcores < 0 {
+            return Err(bad(format!(
+                "capacity must not be negative, got {} MB and {} vcores",
+                capacity.memory_mb, capacity.vcores
+            )));
+        }
+        if !(speed.is_finite() && speed > 0.0) {
+            return Err(bad(format!(
+                "speed must be a positive finite number, got {speed}"
+            )));
+        }
+        let name = self.intern(host);
+        let rack = self.intern(rack);
+        let existing = self.node_by_name[name as usize];
+        let id = if existing != NONE {
+            let n = &mut self.nodes[existing as usize];
+            if n.alive {
+                return Err(SessionError::DuplicateNode {
+                    node: existing,
+                    host: host.to_string(),
+                });
+            }
+            n.alive = true;
+            n.rack = rack;
+            n.capacity = capacity;
+            n.speed = speed;
+            n.running = 0;
+            existing
+        } else {
+            let id = self.nodes.len() as NodeId;
+            self.nodes.push(NodeState {
+                host: host.to_string(),
+                name,
+                rack,
+                capacity,
+                speed,
+                alive: true,
+                running: 0,
+                queue: VecDeque::new(),
+            });
+            self.node_by_name[name as usize] = id;
+            id
+        };
+        self.dirty = true;
+        Ok(id)
+    }
+
+    fn node(&self, node: NodeId) -> Result<&NodeState, SessionError> {
+        let n = self
+            .nodes
+            .get(node as usize)
+            .ok_or(SessionError::UnknownNode(node))?;
+        if !n.alive {
+            return Err(SessionError::NodeRemoved {
+                node,
+                host: n.host.clone(),
+            });
+        }
+        Ok(n)
+    }
+
+    /// A node manager leaves (lost, decommissioned). Its queue is re-planned.
+    pub fn remove_node(&mut self, node: NodeId) -> Result<(), SessionError> {
+        self.node(node)?;
+        let n = &mut self.nodes[node as usize];
+        n.alive = false;
+        n.queue.clear();
+        n.running = 0;
+        self.dirty = true;
+        Ok(())
+    }
+
+    /// Node id of a registered host.
+    pub fn node_id(&self, host: &str) -> Option<NodeId> {
+        let &name = self.names.get(host)?;
+        let id = self.node_by_name[name as usize];
+        (id != NONE).then_some(id)
+    }
+
+    /// An application is submitted.
+    pub fn add_app(
+        &mut self,
+        app: &str,
+        weight: f64,
+        submit_time: i64,
+    ) -> Result<AppId, SessionError> {
+        if let Some(&id) = self.app_by_name.get(app) {
+            return Err(SessionError::DuplicateApp {
+                app: app.to_string(),
+                id,
+            });
+        }
+        if !(weight.is_finite() && weight > 0.0) {
+            return Err(SessionError::BadWeight {
+                app: app.to_string(),
+                weight,
+            });
+        }
+        let id = self.apps.len() as AppId;
+        self.apps.push(AppState {
+            name: app.to_string(),
+            weight,
+            submit: submit_time,
+            alive: true,
+            groups: Vec::new(),
+        });
+        self.app_by_name.insert(app.to_string(), id);
+        self.rebuild_app_order();
+        self.dirty = true;
+        Ok(id)
+    }
+
+    fn rebuild_app_order(&mut self) {
+        self.app_order.clear();
+        self.app_order
+            .extend((0..self.apps.len() as AppId).filter(|&a| self.apps[a as usize].alive));
+        let apps = &self.apps;
+        self.app_order
+            .sort_by_key(|&a| (apps[a as usize].submit, a));
+    }
+
+    fn app_mut(&mut self, app: AppId) -> Result<&mut AppState, SessionError> {
+        let a = self
+            .apps
+            .get_mut(app as usize)
+            .ok_or(SessionError::UnknownApp(app))?;
+        if !a.alive {
+            return Err(SessionError::AppFinished {
+                app: a.name.clone(),
+            });
+        }
+        Ok(a)
+    }
+
+    /// Application id of a registered application.
+    pub fn app_id(&self, app: &str) -> Option<AppId> {
+        self.app_by_name.get(app).copied()
+    }
+
+    /// The YARN application id string of `app`.
+    pub fn app_name(&self, app: AppId) -> Option<&str> {
+        self.apps.get(app as usize).map(|a| a.name.as_str())
+    }
+
+    /// Weight given at submission (used by weighted policies).
+    pub fn app_weight(&self, app: AppId) -> Option<f64> {
+        self.apps.get(app as usize).map(|a| a.weight)
+    }
+
+    /// An application finished or was killed: its asks and queued work go.
+    pub fn finish_app(&mut self, app: AppId) -> Result<(), SessionError> {
+        let a = self.app_mut(app)?;
+        a.alive = false;
+        a.groups.clear();
+        self.rebuild_app_order();
+        self.dirty = true;
+        Ok(())
+    }
+
+    fn group_mut(
+        &mut self,
+        app: AppId,
+        priority: i32,
+        capability: Resources,
+    ) -> Result<&mut Group, SessionError> {
+        let a = self.app_mut(app)?;
+        let i = match a.groups.binary_search_by_key(&priority, |g| g.priority) {
+            Ok(i) => i,
+            Err(i) => {
+                a.groups.insert(
+                    i,
+                    Group {
+                        priority,
+                        capability,
+                        relax: true,
+                        any: 0,
+                        counts: HashMap::new(),
+                        pool: Vec::new(),
+                        exact: false,
+                    },
+                );
+                i
+            }
+        };
+        Ok(&mut a.groups[i])
+    }
+
+    /// One `ResourceRequest` of an application: `count` containers of
+    /// `capability` at `priority` on `resource` (a host, a rack or [`ANY`]).
+    /// As in YARN, the count is absolute and replaces the previous one.
+    pub fn update_ask(
+        &mut self,
+        app: AppId,
+        priority: i32,
+        resource: &str,
+        count: i32,
+        capability: Resources,
+        relax_locality: bool,
+    ) -> Result<(), SessionError> {
+        let bad = |s: &Session, problem: String| SessionError::BadAsk {
+            app: s
+                .apps
+                .get(app as usize)
+                .map_or_else(|| app.to_string(), |a| a.name.clone()),
+            priority,
+            resource: resource.to_string(),
+            problem,
+        };
+        if count < 0 {
+            return Err(bad(
+                self,
+                format!("container count must not be negative, got {count}"),
+            ));
+        }
+        if capability.memory_mb < 0 || capability.vcores < 0 {
+            return Err(bad(
+                self,
+                format!(
+                    "capability must not be negative, got {} MB and {} vcores",
+                    capability.memory_mb, capability.vcores
+                ),
+            ));
+        }
+        let name = (resource != ANY).then(|| self.intern(resource));
+        let g = self.group_mut(app, priority, capability)?;
+        let changed = match name {
+            None => {
+                let changed =
+                    g.any != count || g.capability != capability || g.relax != relax_locality;
+                g.any = count;
+                g.capability = capability;
+                g.relax = relax_locality;
+                changed
+            }
+            Some(id) => {
+                let old = g.counts.get(&id).copied().unwrap_or(0);
+                if count == 0 {
+                    g.counts.remove(&id);
+                } else {
+                    g.counts.insert(id, count);
+                }
+                old != count
+            }
+        };
+        self.dirty |= changed;
+        Ok(())
+    }
+
+    /// Exact input of an application's tasks at `priority` (from WebHDFS, a
+    /// split file): one replica-host list per task. Hosts that are not node
+    /// managers (yet) are ignored for locality.
+    pub fn set_input_blocks<S: AsRef<str>>(
+        &mut self,
+        app: AppId,
+        priority: i32,
+        tasks: &[Vec<S>],
+    ) -> Result<(), SessionError> {
+        self.app_mut(app)?;
+        let pool: Vec<PoolTask> = tasks
+            .iter()
+            .map(|hosts| {
+                let mut replicas: Vec<NodeId> = hosts
+                    .iter()
+                    .filter_map(|h| self.node_id(h.as_ref()))
+                    .collect();
+                replicas.sort_unstable();
+                replicas.dedup();
+                PoolTask {
+                    replicas,
+                    started: false,
+                }
+            })
+            .collect();
+        let g = self.group_mut(app, priority, Resources::default())?;
+        g.pool = pool;
+        g.exact = true;
+        self.dirty = true;
+        Ok(())
+    }
+
+    /// A container on `node` finished (its slot is free for planning again).
+    pub fn container_finished(&mut self, node: NodeId) -> Result<(), SessionError> {
+        self.node(node)?;
+        let n = &mut self.nodes[node as usize];
+        n.running = n.running.saturating_sub(1);
+        Ok(())
+    }
+
+    /// How many plans have been computed (for hosts' metrics and tests).
+    pub fn plans_computed(&self) -> u64 {
+        self.plans
+    }
+
+    /// Re-plans now if an event changed the inputs; heartbeats do this lazily.
+    pub fn plan_if_dirty(&mut self) {
+        if self.dirty {
+            self.replan();
+        }
+    }
+
+    /// Number of decisions queued on each node (index = node id).
+    pub fn queued(&self) -> Vec<usize> {
+        self.nodes.iter().map(|n| n.queue.len()).collect()
+    }
+
+    /// A heartbeat of `node` with `free` resources: writes this node's grants
+    /// into `out` (cleared first). Allocates nothing unless a re-plan is due.
+    pub fn node_heartbeat(
+        &mut self,
+        node: NodeId,
+        free: Resources,
+        _now_ms: i64,
+        out: &mut Vec<Grant>,
+    ) -> Result<(), SessionError> {
+        out.clear();
+        self.node(node)?;
+        if self.dirty {
+            self.replan();
+        }
+        let mut free = free;
+        loop {
+            let pick = match self.queue_head(node, &free) {
+                QueueHead::Take(slot) => slot,
+                QueueHead::Blocked => break,
+                QueueHead::Empty => match self.fallback(node, &free) {
+                    Some(slot) => slot,
+                    None => break,
+                },
+            };
+            self.commit(node, pick, &mut free, out);
+        }
+        Ok(())
+    }
+
+    /// Whether a queued slot can still be granted on `node` as planned.
+    fn valid(&self, node: &NodeState, s: &Slot) -> bool {
+        let a = &self.apps[s.app as usize];
+        if !a.alive {
+            return false;
+        }
+        let Some(g) = a.groups.get(s.group as usize) else {
+            return false;
+        };
+        if g.any <= 0 || g.pool.get(s.task as usize).is_none_or(|t| t.started) {
+            return false;
+        }
+        let ask = |name: u32| g.counts.get(&name).copied().unwrap_or(0) > 0;
+        match s.locality {
+            Locality::Node => ask(node.name),
+            Locality::Rack => ask(node.rack) && g.relax,
+            Locality::OffSwitch => g.relax,
+        }
+    }
+
+    fn capability(&self, s: &Slot) -> Resources {
+        self.apps[s.app as usize].groups[s.group as usize].capability
+    }
+
+    fn queue_head(&mut self, node: NodeId, free: &Resources) -> QueueHead {
+        loop {
+            let n = &self.nodes[node as usize];
+            let Some(&s) = n.queue.front() else {
+                return QueueHead::Empty;
+            };
+            if !self.valid(n, &s) {
+                self.nodes[node as usize].queue.pop_front();
+                continue;
+            }
+            if !free.fits(&self.capability(&s)) {
+                return QueueHead::Blocked;
+            }
+            self.nodes[node as usize].queue.pop_front();
+            return QueueHead::Take(s);
+        }
+    }
+
+    /// The policy's decision once the node's queue is empty.
+    fn fallback(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
+        if self.dynamic.steal {
+            if let Some(s) = self.steal(node, free) {
+                return Some(s);
+            }
+        }
+        let n = &self.nodes[node as usize];
+        let levels: &[Locality] = if self.dynamic.spill {
+            &[Locality::Node, Locality::Rack, Locality::OffSwitch]
+        } else {
+            &[Locality::Node]
+        };
+        for &level in levels {
+            for &app in &self.app_order {
+                for (gi, g) in self.apps[app as usize].groups.iter().enumerate() {
+                    let s = Slot {
+                        app,
+                        group: gi as u32,
+                        task: NONE,
+                        locality: level,
+                    };
+                    if g.any > 0 && self.ask_allows(n, g, level) && free.fits(&g.capability) {
+                        return Some(s);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    fn ask_allows(&self, n: &NodeState, g: &Group, level: Locality) -> bool {
+        let ask = |name: u32| g.counts.get(&name).copied().unwrap_or(0) > 0;
+        match level {
+            Locality::Node => ask(n.name),
+            Locality::Rack => g.relax && ask(n.rack),
+            Locality::OffSwitch => g.relax,
+        }
+    }
+
+    /// ASM1 hybrid stealing (seed 000 Sect. 7.1): take a task local to `node`
+    /// from the node with the longest queue. Only from a queue of at least two,
+    /// so the victim keeps work for itself and two nodes never trade one task.
+    fn steal(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
+        let mut victim = NONE;
+        let mut longest = 1;
+        for (i, n) in self.nodes.iter().enumerate() {
+            if n.alive && i as NodeId != node && n.queue.len() > longest {
+                longest = n.queue.len();
+                victim = i as NodeId;
+            }
+        }
+        if victim == NONE {
+            return None;
+        }
+        let me = &self.nodes[node as usize];
+        let queue = &self.nodes[victim as usize].queue;
+        // Widely replicated tasks sit at the back of a queue: look there first.
+        let pos = (0..queue.len()).rev().find(|&i| {
+            let s = &queue[i];
+            let g = self.apps[s.app as usize].groups.get(s.group as usize);
+            let local = g.is_some_and(|g| {
+                g.pool
+                    .get(s.task as usize)
+                    .is_some_and(|t| t.replicas.contains(&node))
+            });
+            local
+                && self.valid(
+                    me,
+                    &Slot {
+                        locality: Locality::Node,
+                        ..*s
+                    },
+                )
+                && free.fits(&self.capability(s))
+        })?;
+        let s = self.nodes[victim as usize].queue.remove(pos)?;
+        Some(Slot {
+            locality: Locality::Node,
+            ..s
+        })
+    }
+
+    /// Books a decision and appends it to `out`, merging with the previous
+    /// grant when it matches. Asks are lowered the way they will look after
+    /// the AM's next update: when the task is known, every replica host and
+    /// rack of it loses one (the AM drops the task from all its host lists);
+    /// otherwise as YARN's `AppSchedulingInfo.allocate` does (host, rack, ANY).
+    fn commit(&mut self, node: NodeId, s: Slot, free: &mut Resources, out: &mut Vec<Grant>) {
+        let n = &mut self.nodes[node as usize];
+        n.running += 1;
+        let (host, rack) = (n.name, n.rack);
+        let nodes = &self.nodes;
+        let g = &mut self.apps[s.app as usize].groups[s.group as usize];
+        let dec = |counts: &mut HashMap<u32, i32>, name: u32| {
+            if let Some(c) = counts.get_mut(&name) {
+                *c -= 1;
+                if *c <= 0 {
+                    counts.remove(&name);
+                }
+            }
+        };
+        // Which task the AM will run is its choice; book the planned one, or
+        // any pending task that fits the locality given.
+        let task = if s.task != NONE {
+            Some(s.task as usize)
+        } else {
+            g.pool.iter().position(|t| {
+                !t.started && (s.locality != Locality::Node || t.replicas.contains(&node))
+            })
+        };
+        match task {
+            Some(t) => {
+                let task = &mut g.pool[t];
+                task.started = true;
+                for (i, &r) in task.replicas.iter().enumerate() {
+                    dec(&mut g.counts, nodes[r as usize].name);
+                    let r_rack = nodes[r as usize].rack;
+                    if !task.replicas[..i]
+                        .iter()
+                        .any(|&q| nodes[q as usize].rack == r_rack)
+                    {
+                        dec(&mut g.counts, r_rack);
+                    }
+                }
+            }
+            None => match s.locality {
+                Locality::Node => {
+                    dec(&mut g.counts, host);
+                    dec(&mut g.counts, rack);
+                }
+                Locality::Rack => dec(&mut g.counts, rack),
+                Locality::OffSwitch => {}
+            },
+        }
+        g.any -= 1;
+        free.memory_mb -= g.capability.memory_mb;
+        free.vcores -= g.capability.vcores;
+        let priority = g.priority;
+        if let Some(last) = out.last_mut() {
+            if last.app == s.app && last.priority == priority && last.locality == s.locality {
+                last.count += 1;
+                return;
+            }
+        }
+        out.push(Grant {
+            app: s.app,
+            priority,
+            count: 1,
+            locality: s.locality,
+        });
+    }
+
+    /// Rebuilds every node's queue from the policy's plan over all pending tasks.
+    fn replan(&mut self) {
+        self.dirty = false;
+        self.plans += 1;
+        for n in &mut self.nodes {
+            n.queue.clear();
+        }
+        // Synthesised pools follow the asks: n = ANY tasks, each host's count
+        // dealt round-robin over them so that every marginal matches.
+        for &app in &self.app_order {
+            for g in &mut self.apps[app as usize].groups {
+                if !g.exact {
+                    synthesize_pool(g, &self.node_by_name, &self.nodes);
+                }
+            }
+        }
+        if !self.dynamic.planned {
+            return;
+        }
+        // Dense problem over live nodes.
+        let mut dense_of = vec![NONE; self.nodes.len()];
+        let mut live: Vec<NodeId> = Vec::new();
+        let mut rack_ids: HashMap<u32, u32> = HashMap::new();
+        let mut problem = Problem {
+            cost: self.cfg.cost,
+            ..Problem::default()
+        };
+        let container = self.typical_container();
+        for (i, n) in self.nodes.iter().enumerate() {
+            if !n.alive {
+                continue;
+            }
+            dense_of[i] = live.len() as NodeId;
+            live.push(i as NodeId);
+            let slots = n.capacity.slots_of(&container);
+            let next = rack_ids.len() as u32;
+            problem
+                .node_rack
+                .push(*rack_ids.entry(n.rack).or_insert(next));
+            problem.node_speed.push(n.speed);
+            problem.node_slots.push(slots);
+            // Running containers count as one wave of work still to do.
+            problem
+                .node_load
+                .push(n.running as f64 / slots as f64 * self.cfg.cost.local / n.speed);
+        }
+        if live.is_empty() {
+            return;
+        }
+        let mut refs: Vec<(AppId, u32, u32)> = Vec::new();
+        let mut rows: Vec<Vec<NodeId>> = Vec::new();
+        for &app in &self.app_order {
+            for (gi, g) in self.apps[app as usize].groups.iter().enumerate() {
+                let pending = g.pool.iter().enumerate().filter(|(_, t)| !t.started);
+                for (ti, t) in pending.take(g.any.max(0) as usize) {
+                    refs.push((app, gi as u32, ti as u32));
+                    rows.push(
+                        t.replicas
+                            .iter()
+                            .map(|&r| dense_of[r as usize])
+                            .filter(|&d| d != NONE)
+                            .collect(),
+                    );
+                }
+            }
+        }
+        if refs.is_empty() {
+            return;
+        }
+        problem.task_size = vec![1.0; refs.len()];
+        problem.graph = Bipartite::new(live.len(), Csr::from_rows(rows));
+        let assignment = self.cfg.policy.planner().plan(&problem, self.cfg.seed);
+        // FIFO across applications, then the planner's own order on the node.
+        let rank: HashMap<AppId, usize> = self
+            .app_order
+            .iter()
+            .enumerate()
+            .map(|(i, &a)| (a, i))
+            .collect();
+        for (d, &node) in live.iter().enumerate() {
+            let mut slots: Vec<(usize, usize, Slot)> = assignment
+                .queues
+                .row(d)
+                .iter()
+                .enumerate()
+                .map(|(pos, &t)| {
+                    let (app, group, task) = refs[t as usize];
+                    let slot = Slot {
+                        app,
+                        group,
+                        task,
+                        locality: problem.locality(t, d as NodeId),
+                    };
+                    (rank[&app], pos, slot)
+                })
+                .collect();
+            slots.sort_by_key(|&(r, pos, _)| (r, pos));
+            self.nodes[node as usize]
+                .queue
+                .extend(slots.into_iter().map(|(_, _, s)| s));
+        }
+        tracing::debug!(
+            policy = %self.cfg.policy,
+            tasks = refs.len(),
+            nodes = live.len(),
+            "re-planned"
+        );
+    }
+
+    /// The container size most asks use, to turn node capacity into slots.
+    fn typical_container(&self) -> Resources {
+        self.app_order
+            .iter()
+            .flat_map(|&a| self.apps[a as usize].groups.iter())
+            .find(|g| g.any > 0)
+            .map_or(Resources::new(1, 1), |g| g.capability)
+    }
+}
+
+fn synthesize_pool(g: &mut Group, node_by_name: &[NodeId], nodes: &[NodeState]) {
+    let n = g.any.max(0) as usize;
+    g.pool.clear();
+    g.pool.extend((0..n).map(|_| PoolTask {
+        replicas: Vec::new(),
+        started: false,
+    }));
+    if n == 0 {
+        return;
+    }
+    let mut hosts: Vec<(NodeId, usize)> = g
+        .counts
+        .iter()
+        .filter_map(|(&name, &c)| {
+            let id = *node_by_name.get(name as usize)?;
+            (id != NONE && nodes[id as usize].alive).then_some((id, c.max(0) as usize))
+        })
+        .collect();
+    hosts.sort_unstable();
+    let mut k = 0;
+    for (id, c) in hosts {
+        let c = c.min(n);
+        for j in 0..c {
+            g.pool[(k + j) % n].replicas.push(id);
+        }
+        k = (k + c) % n;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cap() -> Resources {
+        Resources::new(1024, 1)
+    }
+
+    fn session(policy: PolicyKind) -> Session {
+        Session::new(SessionConfig {
+            policy,
+            ..SessionConfig::default()
+        })
+    }
+
+    #[test]
+    fn asks_only_plan_grants_node_local_then_stops() {
+        let mut s = session(PolicyKind::Asm1);
+        let a = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+        let b = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+        let app = s.add_app("application_1_0001", 1.0, 0).unwrap();
+        for (res, n) in [("h1", 2), ("/r1", 2), (ANY, 2)] {
+            s.update_ask(app, 20, res, n, cap(), true).unwrap();
+        }
+        let mut out = Vec::new();
+        s.node_heartbeat(b, cap(), 0, &mut out).unwrap();
+        assert!(
+            out.is_empty(),
+            "h2 holds nothing and asm1 runs local tasks only"
+        );
+        s.node_heartbeat(a, cap(), 0, &mut out).unwrap();
+        assert_eq!(
+            out,
+            vec![Grant {
+                app,
+                priority: 20,
+                count: 1,
+                locality: Locality::Node
+            }]
+        );
+        s.container_finished(a).unwrap();
+        s.node_heartbeat(a, Resources::new(2048, 2), 0, &mut out)
+            .unwrap();
+        assert_eq!(out[0].count, 1, "only one task left");
+        s.node_heartbeat(a, cap(), 0, &mut out).unwrap();
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn greedy_comm_spills_rack_then_off_switch() {
+        let mut s = session(PolicyKind::GreedyComm);
+        let _a = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+        let b = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+        let c = s.add_node("h3", "/r2", cap(), 1.0).unwrap();
+        let app = s.add_app("app", 1.0, 0).unwrap();
+        for (res, n) in [("h1", 2), ("/r1", 2), (ANY, 2)] {
+            s.update_ask(app, 20, res, n, cap(), true).unwrap();
+        }
+        let mut out = Vec::new();
+        s.node_heartbeat(b, cap(), 0, &mut out).unwrap();
+        assert_eq!(out[0].locality, Locality::Rack);
+        s.node_heartbeat(c, cap(), 0, &mut out).unwrap();
+        assert_eq!(out[0].locality, Locality::OffSwitch);
+        // Greedy (makespan) would leave both idle.
+        let mut g = session(PolicyKind::Greedy);
+        g.add_node("h1", "/r1", cap(), 1.0).unwrap();
+        let b = g.add_node("h2", "/r1", cap(), 1.0).unwrap();
+        let app = g.add_app("app", 1.0, 0).unwrap();
+        g.update_ask(app, 20, "h1", 2, cap(), true).unwrap();
+        g.update_ask(app, 20, ANY, 2, cap(), true).unwrap();
+        g.node_heartbeat(b, cap(), 0, &mut out).unwrap();
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn grants_respect_free_resources_and_merge() {
+        let mut s = session(PolicyKind::Asm1);
+        let a = s
+            .add_node("h1", "/r1", Resources::new(4096, 4), 1.0)
+            .unwrap();
+        let app = s.add_app("app", 1.0, 0).unwrap();
+        s.update_ask(app, 20, "h1", 5, cap(), true).unwrap();
+        s.update_ask(app, 20, ANY, 5, cap(), true).unwrap();
+        let mut out = Vec::new();
+        s.node_heartbeat(a, Resources::new(3000, 4), 0, &mut out)
+            .unwrap();
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].count, 2, "3000 MB hold two 1024 MB containers");
+    }
+
+    #[test]
+    fn finished_app_work_is_dropped() {
+        let mut s = session(PolicyKind::Asm1);
+        let a = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+        let app = s.add_app("app", 1.0, 0).unwrap();
+        s.update_ask(app, 20, "h1", 1, cap(), true).unwrap();
+        s.update_ask(app, 20, ANY, 1, cap(), true).unwrap();
+        s.plan_if_dirty();
+        assert_eq!(s.queued()[a as usize], 1);
+        s.finish_app(app).unwrap();
+        let mut out = Vec::new();
+        s.node_heartbeat(a, cap(), 0, &mut out).unwrap();
+        assert!(out.is_empty());
+        assert_eq!(
+            s.update_ask(app, 20, ANY, 1, cap(), true)
+                .unwrap_err()
+                .to_string(),
+            "application \"app\" has finished"
+        );
+    }
+
+    #[test]
+    fn bad_events_name_what_is_wrong() {
+        let mut s = session(PolicyKind::Asm1);
+        let a = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+        assert_eq!(
+            s.add_node("h1", "/r1", cap(), 1.0).unwrap_err().to_string(),
+            "node \"h1\" is already registered (id 0)"
+        );
+        assert_eq!(
+            s.add_node("h2", "/r1", cap(), 0.0).unwrap_err().to_string(),
+            "node \"h2\": speed must be a positive finite number, got 0"
+        );
+        assert_eq!(
+            s.add_node("h3", "/r1", Resources::new(-1, 1), 1.0)
+                .unwrap_err()
+                .to_string(),
+            "node \"h3\": capacity must not be negative, got -1 MB and 1 vcores"
+        );
+        let app = s.add_app("application_7_0001", 1.0, 0).unwrap();
+        assert_eq!(
+            s.update_ask(app, 20, "h1", -3, cap(), true).unwrap_err().to_string(),
+            "application \"application_7_0001\", priority 20, resource \"h1\": container count must not be negative, got -3"
+        );
+        assert_eq!(
+            s.add_app("application_7_0001", 1.0, 0)
+                .unwrap_err()
+                .to_string(),
+            "application \"application_7_0001\" is already registered (id 0)"
+        );
+        assert_eq!(
+            s.add_app("x", f64::NAN, 0).unwrap_err().to_string(),
+            "application \"x\": weight must be a positive finite number, got NaN"
+        );
+        assert_eq!(
+            s.update_ask(9, 20, ANY, 1, cap(), true).unwrap_err(),
+            SessionError::UnknownApp(9)
+        );
+        let mut out = Vec::new();
+        assert_eq!(
+            s.node_heartbeat(7, cap(), 0, &mut out)
+                .unwrap_err()
+                .to_string(),
+            "node id 7 is not registered"
+        );
+        s.remove_node(a).unwrap();
+        assert_eq!(
+            s.node_heartbeat(a, cap(), 0, &mut out)
+                .unwrap_err()
+                .to_string(),
+            "node \"h1\" (id 0) was removed"
+        );
+        assert_eq!(
+            s.add_node("h1", "/r2", cap(), 1.0).unwrap(),
+            a,
+            "a returning host keeps its id"
+        );
+    }
+
+    #[test]
+    fn synthesised_pool_matches_the_marginals() {
+        let mut s = session(PolicyKind::Asm1);
+        for h in ["h1", "h2", "h3"] {
+            s.add_node(h, "/r", cap(), 1.0).unwrap();
+        }
+        let app = s.add_app("app", 1.0, 0).unwrap();
+        for (res, n) in [("h1", 3), ("h2", 2), ("h3", 1), ("unknown-dn", 4), (ANY, 3)] {
+            s.update_ask(app, 20, res, n, cap(), true).unwrap();
+        }
+        s.plan_if_dirty();
+        let g = &s.apps[app as usize].groups[0];
+        assert_eq!(g.pool.len(), 3);
+        let mut per_host = [0; 3];
+        for t in &g.pool {
+            for &r in &t.replicas {
+                per_host[r as usize] += 1;
+            }
+        }
+        assert_eq!(per_host, [3, 2, 1]);
+        assert_eq!(s.queued().iter().sum::<usize>(), 3);
+    }
+}

@@ -1,0 +1,80 @@
+//! A heartbeat in the steady state (no event since the last plan) allocates
+//! nothing: counted with a global allocator wrapper. One test per binary, so
+//! no other test thread allocates meanwhile.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use spindle_core::session::ANY;
+use spindle_core::{PolicyKind, Resources, Session, SessionConfig};
+
+struct Counting;
+static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn steady_state_heartbeats_do_not_allocate() {
+    let container = Resources::new(1024, 1);
+    for policy in PolicyKind::ALL {
+        let mut s = Session::new(SessionConfig {
+            policy,
+            ..SessionConfig::default()
+        });
+        let nodes = 40;
+        for n in 0..nodes {
+            s.add_node(
+                &format!("h{n}"),
+                &format!("/r{}", n % 4),
+                Resources::new(4096, 4),
+                1.0,
+            )
+            .unwrap();
+        }
+        let app = s.add_app("application_1_0001", 1.0, 0).unwrap();
+        for n in 0..nodes {
+            s.update_ask(app, 20, &format!("h{n}"), 30, container, true)
+                .unwrap();
+        }
+        for r in 0..4 {
+            s.update_ask(app, 20, &format!("/r{r}"), 300, container, true)
+                .unwrap();
+        }
+        s.update_ask(app, 20, ANY, 400, container, true).unwrap();
+        s.plan_if_dirty();
+        let mut out = Vec::with_capacity(16);
+        let before = ALLOCS.load(Ordering::Relaxed);
+        let mut granted = 0;
+        for round in 0..50 {
+            for n in 0..nodes as u32 {
+                s.node_heartbeat(n, Resources::new(2048, 2), round, &mut out)
+                    .unwrap();
+                granted += out.iter().map(|g| g.count).sum::<u32>();
+                for _ in 0..out.len() {
+                    s.container_finished(n).unwrap();
+                }
+            }
+        }
+        let allocated = ALLOCS.load(Ordering::Relaxed) - before;
+        assert!(granted > 0, "{policy}: the heartbeats granted containers");
+        assert_eq!(
+            allocated, 0,
+            "{policy}: {allocated} allocations in 2000 heartbeats"
+        );
+    }
+}
