@@ -1,0 +1,264 @@
+//! End-to-end tests of the real `spindle` binary: generate, plan, demo, bench,
+//! and every error path of the instance input (the message names the file and
+//! the field).
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn spindle(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_spindle"))
+        .args(args)
+        .output()
+        .expect("running the spindle binary")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn temp_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("spindle-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Runs `plan` on an instance text and returns the error line.
+fn plan_error(name: &str, text: &str) -> String {
+    let path = temp_file(name, text);
+    let o = spindle(&[
+        "plan",
+        "--input",
+        path.to_str().unwrap(),
+        "--policy",
+        "asm1",
+    ]);
+    assert!(!o.status.success(), "plan of {name} should fail");
+    assert!(o.stdout.is_empty());
+    stderr(&o)
+        .trim_end()
+        .replace(path.to_str().unwrap(), "FILE")
+}
+
+#[test]
+fn generate_then_plan_every_policy() {
+    let g = spindle(&[
+        "generate", "--nodes", "20", "--tasks", "200", "--racks", "2", "--seed", "4",
+    ]);
+    assert!(g.status.success(), "{}", stderr(&g));
+    let path = temp_file("gen.json", &stdout(&g));
+    let inst: Value = serde_json::from_str(&stdout(&g)).unwrap();
+    assert_eq!(inst["nodes"].as_array().unwrap().len(), 20);
+    assert_eq!(inst["tasks"].as_array().unwrap().len(), 200);
+    for policy in ["asm1", "asm1-comm", "greedy", "greedy-comm"] {
+        let o = spindle(&[
+            "plan",
+            "-i",
+            path.to_str().unwrap(),
+            "-p",
+            policy,
+            "--format",
+            "json",
+        ]);
+        assert!(o.status.success(), "{policy}: {}", stderr(&o));
+        let plan: Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(plan["policy"], policy);
+        let rows = plan["assignment"].as_array().unwrap();
+        assert_eq!(rows.len(), 200);
+        let mut tasks: Vec<&str> = rows.iter().map(|r| r["task"].as_str().unwrap()).collect();
+        tasks.sort();
+        tasks.dedup();
+        assert_eq!(tasks.len(), 200, "{policy}: each task exactly once");
+        let queued: usize = plan["queues"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|q| q.as_array().unwrap().len())
+            .sum();
+        assert_eq!(queued, 200);
+        let m = &plan["metrics"];
+        for key in [
+            "makespan",
+            "max_tasks_per_node",
+            "non_local",
+            "non_local_fraction",
+            "rack_local",
+            "off_switch",
+            "plan_ms",
+        ] {
+            assert!(m.get(key).is_some(), "{policy}: metrics.{key}");
+        }
+        let localities: Vec<&str> = rows
+            .iter()
+            .map(|r| r["locality"].as_str().unwrap())
+            .collect();
+        assert!(localities
+            .iter()
+            .all(|l| ["node", "rack", "off-switch"].contains(l)));
+        if policy == "asm1" || policy == "greedy" {
+            assert_eq!(m["non_local"], 0, "{policy} runs local tasks only");
+        }
+        if policy == "asm1-comm" {
+            assert!(
+                m["max_tasks_per_node"].as_u64().unwrap() <= 10,
+                "ceil(200/20)"
+            );
+        }
+    }
+}
+
+#[test]
+fn plan_table_and_seeded_greedy() {
+    let path = temp_file(
+        "small.json",
+        r#"{"nodes":[{"host":"a","rack":"/r1"},{"host":"b","rack":"/r2"}],
+            "tasks":[{"id":"t1","replicas":["a"]},{"id":"t2","replicas":["a"]},{"id":"t3","replicas":["a","b"]}],
+            "cost":{"local":1,"remote":3}}"#,
+    );
+    let o = spindle(&[
+        "plan",
+        "-i",
+        path.to_str().unwrap(),
+        "-p",
+        "asm1",
+        "--format",
+        "table",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.starts_with(
+            "policy asm1: 3 tasks on 2 nodes; makespan 2.000, max 2 tasks/node, non-local 0"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("\nb "));
+    let run = |seed: &str| {
+        stdout(&spindle(&[
+            "plan",
+            "-i",
+            path.to_str().unwrap(),
+            "-p",
+            "greedy-comm",
+            "--seed",
+            seed,
+        ]))
+    };
+    let strip = |s: String| s.split("\"plan_ms\"").next().unwrap().to_string();
+    assert_eq!(strip(run("5")), strip(run("5")), "same seed, same plan");
+}
+
+#[test]
+fn demo_prints_both_sides() {
+    let o = spindle(&["demo", "--tasks", "100,500", "--runs", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("MAKESPAN-ORIENTED"));
+    assert!(text.contains("COMM-ORIENTED"));
+    assert!(text.contains("ASM1 makespan"));
+    let rows = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("500 "))
+        .count();
+    assert_eq!(rows, 2, "{text}");
+}
+
+#[test]
+fn bench_reports_optimum_and_times() {
+    let g = spindle(&[
+        "generate", "--nodes", "30", "--tasks", "600", "--racks", "3",
+    ]);
+    let path = temp_file("bench.json", &stdout(&g));
+    let o = spindle(&["bench", "-i", path.to_str().unwrap(), "--repeat", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["tasks"], 600);
+    assert_eq!(v["edges"], 1800);
+    assert!(v["max_tasks_per_node"].as_u64().unwrap() >= 20);
+    assert!(v["best_ms"].as_f64().unwrap() >= 0.0);
+}
+
+#[test]
+fn help_everywhere() {
+    for cmd in [
+        vec!["--help"],
+        vec!["generate", "--help"],
+        vec!["plan", "--help"],
+        vec!["demo", "--help"],
+        vec!["bench", "--help"],
+    ] {
+        let o = spindle(&cmd);
+        assert!(o.status.success());
+        assert!(stdout(&o).contains("Usage: spindle"), "{cmd:?}");
+    }
+}
+
+#[test]
+fn input_errors_name_the_file_and_the_field() {
+    let o = spindle(&["plan", "--input", "/nonexistent/inst.json"]);
+    assert_eq!(
+        stderr(&o).trim_end(),
+        "spindle: error: reading instance /nonexistent/inst.json: No such file or directory (os error 2)"
+    );
+    assert_eq!(
+        plan_error("syntax.json", "{\"nodes\": [}"),
+        "spindle: error: instance FILE: field nodes[0]: expected value at line 1 column 12"
+    );
+    assert_eq!(
+        plan_error("type.json", r#"{"nodes":[{"host":"a","slots":"two"}]}"#),
+        "spindle: error: instance FILE: field nodes[0].slots: invalid type: string \"two\", expected u32 at line 1 column 35"
+    );
+    assert_eq!(
+        plan_error(
+            "missing.json",
+            r#"{"nodes":[{"host":"a"}],"tasks":[{"replicas":["a"]}]}"#
+        ),
+        "spindle: error: instance FILE: field tasks[0]: missing field `id` at line 1 column 51"
+    );
+    assert_eq!(
+        plan_error("host.json", r#"{"nodes":[{"host":"a"}],"tasks":[{"id":"t7","replicas":["a","dn9"]}]}"#),
+        "spindle: error: instance FILE: task \"t7\" names replica host \"dn9\", which is not in \"nodes\""
+    );
+    assert_eq!(
+        plan_error("speed.json", r#"{"nodes":[{"host":"a","speed":-1}]}"#),
+        "spindle: error: instance FILE: nodes[0] (host \"a\"): field \"speed\" must be a positive finite number, got -1"
+    );
+    assert_eq!(
+        plan_error("cost.json", r#"{"nodes":[{"host":"a"}],"cost":{"local":"x"}}"#),
+        "spindle: error: instance FILE: field cost.local: invalid type: string \"x\", expected f64 at line 1 column 43"
+    );
+    assert_eq!(
+        plan_error("after.json", r#"{"nodes":[{"host":"a"}],"jobs":[{"id":"j1","after":["j0"]}]}"#),
+        "spindle: error: instance FILE: job \"j1\": field \"after\" names \"j0\", which is not a job id"
+    );
+    assert_eq!(
+        plan_error("empty.json", r#"{"nodes":[]}"#),
+        "spindle: error: instance FILE: instance has no nodes (field \"nodes\" is empty)"
+    );
+    let path = temp_file("ok.json", r#"{"nodes":[{"host":"a"}]}"#);
+    let o = spindle(&["plan", "-i", path.to_str().unwrap(), "-p", "fifo"]);
+    assert_eq!(
+        stderr(&o).trim_end(),
+        "spindle: error: unknown policy \"fifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm"
+    );
+    let o = spindle(&[
+        "generate",
+        "--nodes",
+        "2",
+        "--tasks",
+        "5",
+        "--replicas",
+        "3",
+    ]);
+    assert_eq!(
+        stderr(&o).trim_end(),
+        "spindle: error: generate: --replicas must be between 1 and --nodes (2), got 3"
+    );
+}
