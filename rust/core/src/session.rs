@@ -178,6 +178,8 @@ pub struct Session {
     app_order: Vec<AppId>,
     dirty: bool,
     plans: u64,
+    /// Sum of the queue lengths (lets a stealing heartbeat skip the scan).
+    queued_total: usize,
 }
 
 /// What the queue offers at a heartbeat.
@@ -201,6 +203,7 @@ impl Session {
             app_order: Vec::new(),
             dirty: false,
             plans: 0,
+            queued_total: 0,
         }
     }
 
@@ -299,6 +302,7 @@ impl Session {
         self.node(node)?;
         let n = &mut self.nodes[node as usize];
         n.alive = false;
+        self.queued_total -= n.queue.len();
         n.queue.clear();
         n.running = 0;
         self.dirty = true;
@@ -597,43 +601,57 @@ impl Session {
             let Some(&s) = n.queue.front() else {
                 return QueueHead::Empty;
             };
-            if !self.valid(n, &s) {
-                self.nodes[node as usize].queue.pop_front();
-                continue;
-            }
-            if !free.fits(&self.capability(&s)) {
+            let valid = self.valid(n, &s);
+            if valid && !free.fits(&self.capability(&s)) {
                 return QueueHead::Blocked;
             }
             self.nodes[node as usize].queue.pop_front();
-            return QueueHead::Take(s);
+            self.queued_total -= 1;
+            if valid {
+                return QueueHead::Take(s);
+            }
         }
     }
 
-    /// The policy's decision once the node's queue is empty.
+    /// The policy's decision once the node's queue is empty, in the spirit of
+    /// the ASM1 hybrids of seed 000 Sect. 7.1: a task local to this node from
+    /// the longest queue, then any local ask; the COMM variants then take work
+    /// off the longest queue (rack-local first), then a rack or ANY ask.
     fn fallback(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
-        if self.dynamic.steal {
-            if let Some(s) = self.steal(node, free) {
+        let Dynamic { steal, spill, .. } = self.dynamic;
+        if steal {
+            if let Some(s) = self.steal(node, free, Locality::Node) {
                 return Some(s);
             }
         }
+        if let Some(s) = self.serve_ask(node, free, Locality::Node) {
+            return Some(s);
+        }
+        if !spill {
+            return None;
+        }
+        if steal {
+            if let Some(s) = self.steal(node, free, Locality::OffSwitch) {
+                return Some(s);
+            }
+        }
+        self.serve_ask(node, free, Locality::Rack)
+            .or_else(|| self.serve_ask(node, free, Locality::OffSwitch))
+    }
+
+    /// The first application (FIFO) and priority with an ask this node can
+    /// serve at `level` (Hadoop's FifoScheduler order).
+    fn serve_ask(&self, node: NodeId, free: &Resources, level: Locality) -> Option<Slot> {
         let n = &self.nodes[node as usize];
-        let levels: &[Locality] = if self.dynamic.spill {
-            &[Locality::Node, Locality::Rack, Locality::OffSwitch]
-        } else {
-            &[Locality::Node]
-        };
-        for &level in levels {
-            for &app in &self.app_order {
-                for (gi, g) in self.apps[app as usize].groups.iter().enumerate() {
-                    let s = Slot {
+        for &app in &self.app_order {
+            for (gi, g) in self.apps[app as usize].groups.iter().enumerate() {
+                if g.any > 0 && self.ask_allows(n, g, level) && free.fits(&g.capability) {
+                    return Some(Slot {
                         app,
                         group: gi as u32,
                         task: NONE,
                         locality: level,
-                    };
-                    if g.any > 0 && self.ask_allows(n, g, level) && free.fits(&g.capability) {
-                        return Some(s);
-                    }
+                    });
                 }
             }
         }
@@ -649,10 +667,14 @@ impl Session {
         }
     }
 
-    /// ASM1 hybrid stealing (seed 000 Sect. 7.1): take a task local to `node`
-    /// from the node with the longest queue. Only from a queue of at least two,
-    /// so the victim keeps work for itself and two nodes never trade one task.
-    fn steal(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
+    /// Stealing (seed 000 Sect. 7.1): take the best-placed task for `node`, no
+    /// worse than `worst`, from the node with the longest queue. Only from a
+    /// queue of at least two, so the victim keeps work for itself and two
+    /// nodes never trade a single task back and forth.
+    fn steal(&mut self, node: NodeId, free: &Resources, worst: Locality) -> Option<Slot> {
+        if self.queued_total == 0 {
+            return None;
+        }
         let mut victim = NONE;
         let mut longest = 1;
         for (i, n) in self.nodes.iter().enumerate() {
@@ -666,30 +688,43 @@ impl Session {
         }
         let me = &self.nodes[node as usize];
         let queue = &self.nodes[victim as usize].queue;
+        let mut best: Option<(Locality, usize)> = None;
         // Widely replicated tasks sit at the back of a queue: look there first.
-        let pos = (0..queue.len()).rev().find(|&i| {
+        for i in (0..queue.len()).rev() {
             let s = &queue[i];
-            let g = self.apps[s.app as usize].groups.get(s.group as usize);
-            let local = g.is_some_and(|g| {
-                g.pool
-                    .get(s.task as usize)
-                    .is_some_and(|t| t.replicas.contains(&node))
-            });
-            local
-                && self.valid(
-                    me,
-                    &Slot {
-                        locality: Locality::Node,
-                        ..*s
-                    },
-                )
-                && free.fits(&self.capability(s))
-        })?;
+            let Some(task) = self.apps[s.app as usize]
+                .groups
+                .get(s.group as usize)
+                .and_then(|g| g.pool.get(s.task as usize))
+            else {
+                continue;
+            };
+            let locality = if task.replicas.contains(&node) {
+                Locality::Node
+            } else if task
+                .replicas
+                .iter()
+                .any(|&r| self.nodes[r as usize].rack == me.rack)
+            {
+                Locality::Rack
+            } else {
+                Locality::OffSwitch
+            };
+            if locality > worst || best.is_some_and(|(l, _)| l <= locality) {
+                continue;
+            }
+            let slot = Slot { locality, ..*s };
+            if self.valid(me, &slot) && free.fits(&self.capability(s)) {
+                best = Some((locality, i));
+                if locality == Locality::Node {
+                    break;
+                }
+            }
+        }
+        let (locality, pos) = best?;
         let s = self.nodes[victim as usize].queue.remove(pos)?;
-        Some(Slot {
-            locality: Locality::Node,
-            ..s
-        })
+        self.queued_total -= 1;
+        Some(Slot { locality, ..s })
     }
 
     /// Books a decision and appends it to `out`, merging with the previous
@@ -769,6 +804,7 @@ impl Session {
         for n in &mut self.nodes {
             n.queue.clear();
         }
+        self.queued_total = 0;
         // Synthesised pools follow the asks: n = ANY tasks, each host's count
         // dealt round-robin over them so that every marginal matches.
         for &app in &self.app_order {
@@ -859,6 +895,7 @@ impl Session {
                 })
                 .collect();
             slots.sort_by_key(|&(r, pos, _)| (r, pos));
+            self.queued_total += slots.len();
             self.nodes[node as usize]
                 .queue
                 .extend(slots.into_iter().map(|(_, _, s)| s));
@@ -1077,6 +1114,85 @@ mod tests {
             a,
             "a returning host keeps its id"
         );
+    }
+
+    /// Feeds exact blocks and the asks the MR AM derives from them.
+    fn feed(s: &mut Session, app: AppId, blocks: &[&[&str]]) {
+        let hosts: Vec<Vec<&str>> = blocks.iter().map(|b| b.to_vec()).collect();
+        s.set_input_blocks(app, 20, &hosts).unwrap();
+        let mut counts: HashMap<String, i32> = HashMap::new();
+        for b in blocks {
+            let mut racks: Vec<u32> = Vec::new();
+            for h in b.iter() {
+                *counts.entry(h.to_string()).or_default() += 1;
+                let rack = s.nodes[s.node_id(h).unwrap() as usize].rack;
+                if !racks.contains(&rack) {
+                    racks.push(rack);
+                }
+            }
+            for r in racks {
+                let name = s.names.iter().find(|(_, &id)| id == r).unwrap().0.clone();
+                *counts.entry(name).or_default() += 1;
+            }
+        }
+        for (res, c) in counts {
+            s.update_ask(app, 20, &res, c, cap(), true).unwrap();
+        }
+        s.update_ask(app, 20, ANY, blocks.len() as i32, cap(), true)
+            .unwrap();
+    }
+
+    #[test]
+    fn asm1_comm_steals_from_the_longest_queue() {
+        let mut s = session(PolicyKind::Asm1Comm);
+        let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+        let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+        let app = s.add_app("app", 1.0, 0).unwrap();
+        let only_h1: &[&str] = &["h1"];
+        let both: &[&str] = &["h1", "h2"];
+        feed(
+            &mut s,
+            app,
+            &[only_h1, only_h1, only_h1, only_h1, both, both],
+        );
+        s.plan_if_dirty();
+        // Cap ceil(6/2) = 3: h1 keeps three of its own, one moves to h2.
+        assert_eq!(s.queued(), vec![3, 3]);
+        // h1 never heartbeats (busy): h2 runs its queue, then steals.
+        let mut got = Vec::new();
+        let mut out = Vec::new();
+        for _ in 0..10 {
+            s.node_heartbeat(h2, cap(), 0, &mut out).unwrap();
+            got.extend(out.iter().map(|g| g.locality));
+            s.container_finished(h2).unwrap();
+        }
+        let node = got.iter().filter(|&&l| l == Locality::Node).count();
+        let rack = got.iter().filter(|&&l| l == Locality::Rack).count();
+        assert_eq!((node, rack, got.len()), (2, 4, 6));
+        s.node_heartbeat(h1, cap(), 0, &mut out).unwrap();
+        assert!(out.is_empty(), "nothing left for h1");
+    }
+
+    #[test]
+    fn asm1_steals_only_local_tasks() {
+        let mut s = session(PolicyKind::Asm1);
+        let _h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+        let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+        let app = s.add_app("app", 1.0, 0).unwrap();
+        let only_h1: &[&str] = &["h1"];
+        let both: &[&str] = &["h1", "h2"];
+        feed(&mut s, app, &[only_h1, only_h1, only_h1, both]);
+        s.plan_if_dirty();
+        assert_eq!(s.queued(), vec![3, 1]);
+        let mut out = Vec::new();
+        let mut n = 0;
+        for _ in 0..5 {
+            s.node_heartbeat(h2, cap(), 0, &mut out).unwrap();
+            n += out.iter().map(|g| g.count).sum::<u32>();
+            assert!(out.iter().all(|g| g.locality == Locality::Node));
+            s.container_finished(h2).unwrap();
+        }
+        assert_eq!(n, 1, "h2 runs its one local task and stays idle");
     }
 
     #[test]

@@ -66,11 +66,13 @@ pub fn balanced_caps(problem: &Problem) -> Vec<u32> {
             p,
         )));
     }
-    // Nodes tied with lambda may hold one more wave without raising it.
+    // Nodes tied with lambda may hold one more wave without raising it
+    // (bounded by |T|: with a zero local cost every count ties).
     let tol = 1e-9 * lambda.abs().max(1.0);
+    let tasks = problem.num_tasks() as u32;
     for p in 0..n as NodeId {
         let c = &mut count[p as usize];
-        while problem.unit_finish(p, *c + 1) <= lambda + tol {
+        while *c < tasks && problem.unit_finish(p, *c + 1) <= lambda + tol {
             *c += 1;
         }
     }
@@ -164,6 +166,15 @@ mod tests {
         assert_eq!(balanced_caps(&p), vec![3, 3, 3]);
         let p = Problem::uniform(3, &vec![vec![0]; 6], CostModel::default());
         assert_eq!(balanced_caps(&p), vec![2, 2, 2]);
+    }
+
+    #[test]
+    fn zero_local_cost_terminates() {
+        let mut p = Problem::uniform(2, &vec![vec![0]; 3], CostModel::default());
+        p.cost.local = 0.0;
+        assert_eq!(balanced_caps(&p), vec![3, 3]);
+        let a = Asm1Comm.plan(&p, 0);
+        assert_eq!(a.counts(), vec![3, 0]);
     }
 
     #[test]
