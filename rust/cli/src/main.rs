@@ -1,6 +1,7 @@
 //! `spindle`: argument parsing and printing over `spindle-core`.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -181,7 +182,7 @@ fn cmd_generate(a: GenerateArgs) -> Result<()> {
     match a.output {
         Some(path) => std::fs::write(&path, text + "\n")
             .with_context(|| format!("writing {}", path.display()))?,
-        None => println!("{text}"),
+        None => emit(&(text + "\n"))?,
     }
     Ok(())
 }
@@ -209,19 +210,16 @@ fn cmd_plan(a: PlanArgs) -> Result<()> {
     match a.format {
         Format::Json => {
             let report = inst.report(policy.name(), &assignment, metrics);
-            println!("{}", serde_json::to_string(&report)?);
+            emit(&(serde_json::to_string(&report)? + "\n"))
         }
-        Format::Table => print!("{}", plan_table(policy, &inst, &assignment, &metrics)),
+        Format::Table => emit(&plan_table(policy, &inst, &assignment, &metrics)),
     }
-    Ok(())
 }
 
 fn plan_table(policy: PolicyKind, inst: &Instance, a: &Assignment, m: &Metrics) -> String {
     let p = &inst.problem;
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "policy {}: {} tasks on {} nodes; makespan {:.3}, max {} tasks/node, non-local {} ({:.1}%: {} rack-local, {} off-switch), planned in {:.3} ms",
+    let _ = writeln!(s, "policy {}: {} tasks on {} nodes; makespan {:.3}, max {} tasks/node, non-local {} ({:.1}%: {} rack-local, {} off-switch), planned in {:.3} ms",
         policy,
         p.num_tasks(),
         p.num_nodes(),
@@ -278,19 +276,20 @@ fn cmd_demo(a: DemoArgs) -> Result<()> {
     }
     // The paper's homogeneous model: unit tasks, communication overlapped
     // (a remote task also takes one unit), so both criteria are counts.
+    let mut s = String::new();
     let cost = CostModel {
         local: 1.0,
         remote: 1.0,
         remote_growth: 0.0,
     };
-    println!(
-        "Spindle demo: {} nodes, {} racks, {} replicas per block placed as HDFS does; unit tasks; mean of {} instances per row.",
+    let _ = writeln!(s, "Spindle demo: {} nodes, {} racks, {} replicas per block placed as HDFS does; unit tasks; mean of {} instances per row.",
         a.nodes, a.racks, a.replicas, a.runs
     );
-    println!("Hadoop's default (seed 000 Sect. 4: an idle node takes a random local task) against ASM1 (optimal semi-matching).");
-    println!();
-    println!("MAKESPAN-ORIENTED: local tasks only (greedy stays idle when it has no local task; ASM1 plans all at once)");
-    println!(
+    let _ = writeln!(s, "Hadoop's default (seed 000 Sect. 4: an idle node takes a random local task) against ASM1 (optimal semi-matching).");
+    let _ = writeln!(s);
+    let _ = writeln!(s, "MAKESPAN-ORIENTED: local tasks only (greedy stays idle when it has no local task; ASM1 plans all at once)");
+    let _ = writeln!(
+        s,
         "{:>7} {:>9} | {:>15} {:>10} | {:>14} {:>10}",
         "tasks", "ceil(T/P)", "greedy makespan", "greedy ms", "ASM1 makespan", "ASM1 ms"
     );
@@ -321,7 +320,8 @@ fn cmd_demo(a: DemoArgs) -> Result<()> {
                 means[i].ms += m.plan_ms / a.runs as f64;
             }
         }
-        println!(
+        let _ = writeln!(
+            s,
             "{:>7} {:>9} | {:>15.2} {:>10.3} | {:>14.2} {:>10.3}",
             tasks,
             tasks.div_ceil(a.nodes),
@@ -332,14 +332,19 @@ fn cmd_demo(a: DemoArgs) -> Result<()> {
         );
         comm_rows.push((tasks, means));
     }
-    println!();
-    println!("COMM-ORIENTED: no node idles while work remains; fewer non-local tasks is better");
-    println!(
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "COMM-ORIENTED: no node idles while work remains; fewer non-local tasks is better"
+    );
+    let _ = writeln!(
+        s,
         "{:>7} | {:>18} {:>10} {:>10} | {:>18} {:>10} {:>10}",
         "tasks", "greedy-comm nonloc", "makespan", "ms", "ASM1-comm nonloc", "makespan", "ms"
     );
     for (tasks, means) in comm_rows {
-        println!(
+        let _ = writeln!(
+            s,
             "{:>7} | {:>17.1}% {:>10.2} {:>10.3} | {:>17.1}% {:>10.2} {:>10.3}",
             tasks,
             100.0 * means[2].non_local,
@@ -350,12 +355,13 @@ fn cmd_demo(a: DemoArgs) -> Result<()> {
             means[3].ms
         );
     }
-    println!();
-    println!(
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
         "Makespan in task units; ms = planning time (greedy: time to play the dispatcher out)."
     );
-    println!("Try: spindle generate --nodes 50 --tasks 500 --racks 3 > i.json && spindle plan -i i.json -p asm1 --format table");
-    Ok(())
+    let _ = writeln!(s, "Try: spindle generate --nodes 50 --tasks 500 --racks 3 > i.json && spindle plan -i i.json -p asm1 --format table");
+    emit(&s)
 }
 
 fn cmd_bench(a: BenchArgs) -> Result<()> {
@@ -398,6 +404,14 @@ fn cmd_bench(a: BenchArgs) -> Result<()> {
         "max_tasks_per_node": counts.iter().copied().max().unwrap_or(0),
         "sum_k_cost": convex,
     });
-    println!("{out}");
-    Ok(())
+    emit(&format!("{out}\n"))
+}
+
+/// Writes to standard output; a closed pipe (`spindle demo | head`) is not an error.
+fn emit(text: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other.context("writing to standard output"),
+    }
 }

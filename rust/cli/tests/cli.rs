@@ -262,3 +262,15 @@ fn input_errors_name_the_file_and_the_field() {
         "spindle: error: generate: --replicas must be between 1 and --nodes (2), got 3"
     );
 }
+
+#[test]
+fn closed_pipe_is_not_an_error() {
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(format!("'{}' demo --runs 1 | head -1", env!("CARGO_BIN_EXE_spindle")))
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    assert!(stdout(&o).starts_with("Spindle demo:"));
+    assert_eq!(stderr(&o), "", "no panic on a closed pipe");
+}
