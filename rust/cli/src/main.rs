@@ -10,7 +10,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use spindle_core::generate::{generate, GenSpec};
 use spindle_core::plan::evaluate;
 use spindle_core::policy::asm1::{semi_matching, Asm1Workspace};
-use spindle_core::{Assignment, CostModel, Instance, Metrics, PolicyKind};
+use spindle_core::{Assignment, CostModel, Instance, Metrics, Planner, PolicyKind};
 
 #[derive(Parser)]
 #[command(
@@ -96,7 +96,7 @@ struct PlanArgs {
     /// Instance file (JSON; see the README for the format).
     #[arg(long, short)]
     input: PathBuf,
-    /// Policy: asm1, asm1-comm, greedy, greedy-comm.
+    /// Policy: asm1, asm1-comm, greedy, greedy-comm (hadoop-default needs `spindle simulate`).
     #[arg(long, short, default_value = "asm1")]
     policy: String,
     /// Seed of the policy's random choices.
@@ -194,9 +194,9 @@ fn read_instance(path: &Path) -> Result<Instance> {
 }
 
 /// Runs a planner and times it.
-fn timed_plan(policy: PolicyKind, inst: &Instance, seed: u64) -> (Assignment, Metrics) {
+fn timed_plan(planner: &dyn Planner, inst: &Instance, seed: u64) -> (Assignment, Metrics) {
     let start = Instant::now();
-    let a = policy.planner().plan(&inst.problem, seed);
+    let a = planner.plan(&inst.problem, seed);
     let ms = start.elapsed().as_secs_f64() * 1e3;
     let mut m = evaluate(&inst.problem, &a);
     m.plan_ms = ms;
@@ -205,8 +205,9 @@ fn timed_plan(policy: PolicyKind, inst: &Instance, seed: u64) -> (Assignment, Me
 
 fn cmd_plan(a: PlanArgs) -> Result<()> {
     let policy = PolicyKind::from_name(&a.policy)?;
+    let planner = policy.offline_planner()?;
     let inst = read_instance(&a.input)?;
-    let (assignment, metrics) = timed_plan(policy, &inst, a.seed);
+    let (assignment, metrics) = timed_plan(planner, &inst, a.seed);
     match a.format {
         Format::Json => {
             let report = inst.report(policy.name(), &assignment, metrics);
@@ -314,7 +315,7 @@ fn cmd_demo(a: DemoArgs) -> Result<()> {
             };
             let inst = Instance::from_file(generate(&spec)?)?;
             for (i, &policy) in policies.iter().enumerate() {
-                let (_, m) = timed_plan(policy, &inst, a.seed + run);
+                let (_, m) = timed_plan(policy.offline_planner()?, &inst, a.seed + run);
                 means[i].makespan += m.makespan / a.runs as f64;
                 means[i].non_local += m.non_local_fraction / a.runs as f64;
                 means[i].ms += m.plan_ms / a.runs as f64;
@@ -366,6 +367,7 @@ fn cmd_demo(a: DemoArgs) -> Result<()> {
 
 fn cmd_bench(a: BenchArgs) -> Result<()> {
     let policy = PolicyKind::from_name(&a.policy)?;
+    let planner = policy.offline_planner()?;
     if a.repeat == 0 {
         bail!("--repeat must be at least 1");
     }
@@ -383,7 +385,7 @@ fn cmd_bench(a: BenchArgs) -> Result<()> {
             times.push(ms);
             r.to_vec()
         } else {
-            let r = policy.planner().plan(p, 1).node_of;
+            let r = planner.plan(p, 1).node_of;
             times.push(start.elapsed().as_secs_f64() * 1e3);
             r
         };

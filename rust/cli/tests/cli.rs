@@ -246,7 +246,7 @@ fn input_errors_name_the_file_and_the_field() {
     let o = spindle(&["plan", "-i", path.to_str().unwrap(), "-p", "fifo"]);
     assert_eq!(
         stderr(&o).trim_end(),
-        "spindle: error: unknown policy \"fifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm"
+        "spindle: error: unknown policy \"fifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm, hadoop-default"
     );
     let o = spindle(&[
         "generate",
@@ -267,7 +267,10 @@ fn input_errors_name_the_file_and_the_field() {
 fn closed_pipe_is_not_an_error() {
     let o = Command::new("sh")
         .arg("-c")
-        .arg(format!("'{}' demo --runs 1 | head -1", env!("CARGO_BIN_EXE_spindle")))
+        .arg(format!(
+            "'{}' demo --runs 1 | head -1",
+            env!("CARGO_BIN_EXE_spindle")
+        ))
         .output()
         .unwrap();
     assert!(o.status.success());

@@ -7,6 +7,8 @@ use thiserror::Error;
 pub enum CoreError {
     #[error("unknown policy {name:?}; known policies: {known}")]
     UnknownPolicy { name: String, known: String },
+    #[error("policy {policy} decides at heartbeats and has no offline plan; run it in `spindle simulate`")]
+    NoOfflinePlan { policy: &'static str },
     #[error("instance has no nodes (field \"nodes\" is empty)")]
     NoNodes,
     #[error("nodes[{index}]: host {host:?} appears twice")]

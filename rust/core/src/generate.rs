@@ -4,7 +4,6 @@
 //! another node of the second's rack, further ones on random unused nodes.
 //! With one rack the replicas are just distinct random nodes.
 
-use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -69,10 +68,7 @@ pub fn generate(spec: &GenSpec) -> Result<InstanceFile, CoreError> {
     }
     let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
     let rack_of = |i: usize| i % spec.racks;
-    let mut by_rack: Vec<Vec<usize>> = vec![Vec::new(); spec.racks];
-    for i in 0..spec.nodes {
-        by_rack[rack_of(i)].push(i);
-    }
+    let placement = Placement::new((0..spec.nodes).map(rack_of).collect());
     let nodes = (0..spec.nodes)
         .map(|i| NodeJson {
             host: host_name(i),
@@ -90,8 +86,7 @@ pub fn generate(spec: &GenSpec) -> Result<InstanceFile, CoreError> {
     let mut chosen: Vec<usize> = Vec::with_capacity(spec.replicas);
     let width = spec.tasks.max(1).to_string().len().max(6);
     for t in 0..spec.tasks {
-        chosen.clear();
-        place_block(&mut rng, spec, &by_rack, &rack_of, &mut chosen);
+        placement.place(&mut rng, spec.replicas, &mut chosen);
         tasks.push(TaskJson {
             id: format!("t{:0width$}", t + 1),
             replicas: chosen.iter().map(|&n| host_name(n)).collect(),
@@ -106,56 +101,79 @@ pub fn generate(spec: &GenSpec) -> Result<InstanceFile, CoreError> {
     })
 }
 
-fn place_block(
-    rng: &mut ChaCha8Rng,
-    spec: &GenSpec,
-    by_rack: &[Vec<usize>],
-    rack_of: &dyn Fn(usize) -> usize,
-    chosen: &mut Vec<usize>,
-) {
-    let first = rng.gen_range(0..spec.nodes);
-    chosen.push(first);
-    if spec.replicas >= 2 {
-        let second = if spec.racks > 1 {
-            // A random rack other than the first's, then a random node on it.
-            let mut r = rng.gen_range(0..spec.racks - 1);
-            if r >= rack_of(first) {
-                r += 1;
-            }
-            by_rack[r][rng.gen_range(0..by_rack[r].len())]
-        } else {
-            pick_unused(rng, spec.nodes, chosen)
-        };
-        chosen.push(second);
-    }
-    if spec.replicas >= 3 {
-        let rack = &by_rack[rack_of(chosen[1])];
-        let third = if spec.racks > 1 && rack.len() > 1 {
-            *rack
-                .iter()
-                .filter(|&&n| n != chosen[1])
-                .collect::<Vec<_>>()
-                .choose(rng)
-                .copied()
-                .unwrap_or(&chosen[1])
-        } else {
-            pick_unused(rng, spec.nodes, chosen)
-        };
-        if chosen.contains(&third) {
-            let other = pick_unused(rng, spec.nodes, chosen);
-            chosen.push(other);
-        } else {
-            chosen.push(third);
+/// HDFS's default block placement over a fixed set of nodes and racks.
+#[derive(Clone, Debug)]
+pub struct Placement {
+    node_rack: Vec<usize>,
+    by_rack: Vec<Vec<usize>>,
+}
+
+impl Placement {
+    /// `node_rack[i]` is the rack index of node i (racks numbered from 0).
+    pub fn new(node_rack: Vec<usize>) -> Placement {
+        let racks = node_rack.iter().copied().max().map_or(0, |r| r + 1);
+        let mut by_rack = vec![Vec::new(); racks];
+        for (i, &r) in node_rack.iter().enumerate() {
+            by_rack[r].push(i);
         }
+        Placement { node_rack, by_rack }
     }
-    while chosen.len() < spec.replicas {
-        let n = pick_unused(rng, spec.nodes, chosen);
-        chosen.push(n);
+
+    /// Chooses `replicas` distinct nodes for one block into `chosen` (cleared
+    /// first): a random first node (the writer is off-cluster), the second on
+    /// another rack, the third on the second's rack, the rest at random.
+    /// `replicas` must not exceed the number of nodes.
+    pub fn place<R: Rng>(&self, rng: &mut R, replicas: usize, chosen: &mut Vec<usize>) {
+        chosen.clear();
+        let nodes = self.node_rack.len();
+        let racks = self.by_rack.iter().filter(|r| !r.is_empty()).count();
+        if replicas == 0 || nodes == 0 {
+            return;
+        }
+        let first = rng.gen_range(0..nodes);
+        chosen.push(first);
+        if replicas >= 2 {
+            let second = if racks > 1 {
+                // A random node off the first's rack.
+                loop {
+                    let n = rng.gen_range(0..nodes);
+                    if self.node_rack[n] != self.node_rack[first] {
+                        break n;
+                    }
+                }
+            } else {
+                pick_unused(rng, nodes, chosen)
+            };
+            chosen.push(second);
+        }
+        if replicas >= 3 {
+            let rack = &self.by_rack[self.node_rack[chosen[1]]];
+            let third = if racks > 1 && rack.len() > 1 {
+                loop {
+                    let n = rack[rng.gen_range(0..rack.len())];
+                    if n != chosen[1] {
+                        break n;
+                    }
+                }
+            } else {
+                pick_unused(rng, nodes, chosen)
+            };
+            if chosen.contains(&third) {
+                let other = pick_unused(rng, nodes, chosen);
+                chosen.push(other);
+            } else {
+                chosen.push(third);
+            }
+        }
+        while chosen.len() < replicas.min(nodes) {
+            let n = pick_unused(rng, nodes, chosen);
+            chosen.push(n);
+        }
     }
 }
 
 /// A uniformly random node not in `chosen` (which holds fewer than `nodes`).
-fn pick_unused(rng: &mut ChaCha8Rng, nodes: usize, chosen: &[usize]) -> usize {
+fn pick_unused<R: Rng>(rng: &mut R, nodes: usize, chosen: &[usize]) -> usize {
     loop {
         let n = rng.gen_range(0..nodes);
         if !chosen.contains(&n) {

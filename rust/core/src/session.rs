@@ -19,7 +19,10 @@ use std::collections::{HashMap, VecDeque};
 
 use thiserror::Error;
 
+use serde::{Deserialize, Serialize};
+
 use crate::model::{Bipartite, CostModel, Csr, Locality, NodeId, Problem, NONE};
+use crate::policy::delay::{LocalityDelay, Offer};
 use crate::policy::{Dynamic, PolicyKind};
 
 /// Dense application index, given by [`Session::add_app`].
@@ -29,7 +32,7 @@ pub type AppId = u32;
 pub const ANY: &str = "*";
 
 /// Memory and virtual cores, as YARN counts them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Resources {
     pub memory_mb: i64,
     pub vcores: i32,
@@ -63,7 +66,7 @@ impl Resources {
 
 /// One decision of a heartbeat: give `count` containers of `app` at `priority`
 /// on the heartbeating node, at `locality`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Grant {
     pub app: AppId,
     pub priority: i32,
@@ -105,6 +108,8 @@ pub struct SessionConfig {
     pub policy: PolicyKind,
     pub cost: CostModel,
     pub seed: u64,
+    /// Locality delay of the `hadoop-default` policy.
+    pub delay: LocalityDelay,
 }
 
 impl Default for SessionConfig {
@@ -113,8 +118,54 @@ impl Default for SessionConfig {
             policy: PolicyKind::Asm1,
             cost: CostModel::default(),
             seed: 1,
+            delay: LocalityDelay::default(),
         }
     }
+}
+
+/// Everything a host tells the Session, as one value: the Java plugin and the
+/// simulator produce the same stream, so a recorded log can be replayed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum SessionEvent {
+    AddNode {
+        host: String,
+        rack: String,
+        capacity: Resources,
+        speed: f64,
+    },
+    RemoveNode {
+        node: NodeId,
+    },
+    AddApp {
+        app: String,
+        weight: f64,
+        submit_ms: i64,
+    },
+    FinishApp {
+        app: AppId,
+    },
+    UpdateAsk {
+        app: AppId,
+        priority: i32,
+        resource: String,
+        count: i32,
+        capability: Resources,
+        relax_locality: bool,
+    },
+    InputBlocks {
+        app: AppId,
+        priority: i32,
+        tasks: Vec<Vec<String>>,
+    },
+    ContainerFinished {
+        node: NodeId,
+    },
+    Heartbeat {
+        node: NodeId,
+        free: Resources,
+        now_ms: i64,
+    },
 }
 
 /// A queued decision: run task `task` of ask group `group` of `app` here.
@@ -149,6 +200,8 @@ struct Group {
     capability: Resources,
     relax: bool,
     any: i32,
+    /// Scheduling opportunities missed since the last local grant (delay scheduling).
+    missed: u32,
     /// Host and rack ask counts by interned name.
     counts: HashMap<u32, i32>,
     pool: Vec<PoolTask>,
@@ -180,6 +233,7 @@ pub struct Session {
     plans: u64,
     /// Sum of the queue lengths (lets a stealing heartbeat skip the scan).
     queued_total: usize,
+    alive_nodes: u32,
 }
 
 /// What the queue offers at a heartbeat.
@@ -204,6 +258,7 @@ impl Session {
             dirty: false,
             plans: 0,
             queued_total: 0,
+            alive_nodes: 0,
         }
     }
 
@@ -279,6 +334,7 @@ impl Session {
             self.node_by_name[name as usize] = id;
             id
         };
+        self.alive_nodes += 1;
         self.dirty = true;
         Ok(id)
     }
@@ -302,6 +358,7 @@ impl Session {
         self.node(node)?;
         let n = &mut self.nodes[node as usize];
         n.alive = false;
+        self.alive_nodes -= 1;
         self.queued_total -= n.queue.len();
         n.queue.clear();
         n.running = 0;
@@ -413,6 +470,7 @@ impl Session {
                         capability,
                         relax: true,
                         any: 0,
+                        missed: 0,
                         counts: HashMap::new(),
                         pool: Vec::new(),
                         exact: false,
@@ -525,6 +583,56 @@ impl Session {
         Ok(())
     }
 
+    /// Applies one recorded event; heartbeat grants go to `out` (cleared for
+    /// every event). Ids in the log are the ones this Session hands out, so
+    /// a log replays exactly on a fresh Session with the same configuration.
+    pub fn apply(
+        &mut self,
+        event: &SessionEvent,
+        out: &mut Vec<Grant>,
+    ) -> Result<(), SessionError> {
+        out.clear();
+        match event {
+            SessionEvent::AddNode {
+                host,
+                rack,
+                capacity,
+                speed,
+            } => self.add_node(host, rack, *capacity, *speed).map(drop),
+            SessionEvent::RemoveNode { node } => self.remove_node(*node),
+            SessionEvent::AddApp {
+                app,
+                weight,
+                submit_ms,
+            } => self.add_app(app, *weight, *submit_ms).map(drop),
+            SessionEvent::FinishApp { app } => self.finish_app(*app),
+            SessionEvent::UpdateAsk {
+                app,
+                priority,
+                resource,
+                count,
+                capability,
+                relax_locality,
+            } => self.update_ask(
+                *app,
+                *priority,
+                resource,
+                *count,
+                *capability,
+                *relax_locality,
+            ),
+            SessionEvent::InputBlocks {
+                app,
+                priority,
+                tasks,
+            } => self.set_input_blocks(*app, *priority, tasks),
+            SessionEvent::ContainerFinished { node } => self.container_finished(*node),
+            SessionEvent::Heartbeat { node, free, now_ms } => {
+                self.node_heartbeat(*node, *free, *now_ms, out)
+            }
+        }
+    }
+
     /// How many plans have been computed (for hosts' metrics and tests).
     pub fn plans_computed(&self) -> u64 {
         self.plans
@@ -618,7 +726,15 @@ impl Session {
     /// the longest queue, then any local ask; the COMM variants then take work
     /// off the longest queue (rack-local first), then a rack or ANY ask.
     fn fallback(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
-        let Dynamic { steal, spill, .. } = self.dynamic;
+        let Dynamic {
+            steal,
+            spill,
+            delay,
+            ..
+        } = self.dynamic;
+        if delay {
+            return self.delayed(node, free);
+        }
         if steal {
             if let Some(s) = self.steal(node, free, Locality::Node) {
                 return Some(s);
@@ -653,6 +769,48 @@ impl Session {
                         locality: level,
                     });
                 }
+            }
+        }
+        None
+    }
+
+    /// CapacityScheduler delay scheduling (see `policy::delay`): each app in
+    /// FIFO order, each priority, counts a missed opportunity and takes the
+    /// most local level the delay allows.
+    fn delayed(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
+        let n = &self.nodes[node as usize];
+        let rule = self.cfg.delay;
+        for &app in &self.app_order {
+            for (gi, g) in self.apps[app as usize].groups.iter_mut().enumerate() {
+                if g.any <= 0 || !free.fits(&g.capability) {
+                    continue;
+                }
+                g.missed += 1;
+                let offer = Offer {
+                    missed: g.missed,
+                    num_nodes: self.alive_nodes,
+                    outstanding_any: g.any as u32,
+                    unique_location_asks: g.counts.len() as u32 + 1,
+                };
+                let ask = |name: u32| g.counts.get(&name).copied().unwrap_or(0) > 0;
+                let level = if ask(n.name) {
+                    Locality::Node
+                } else if g.relax && ask(n.rack) && rule.allows(Locality::Rack, &offer) {
+                    Locality::Rack
+                } else if g.relax && rule.allows(Locality::OffSwitch, &offer) {
+                    Locality::OffSwitch
+                } else {
+                    continue;
+                };
+                if level != Locality::OffSwitch {
+                    g.missed = 0;
+                }
+                return Some(Slot {
+                    app,
+                    group: gi as u32,
+                    task: NONE,
+                    locality: level,
+                });
             }
         }
         None
@@ -869,7 +1027,10 @@ impl Session {
         }
         problem.task_size = vec![1.0; refs.len()];
         problem.graph = Bipartite::new(live.len(), Csr::from_rows(rows));
-        let assignment = self.cfg.policy.planner().plan(&problem, self.cfg.seed);
+        let Some(planner) = self.cfg.policy.planner() else {
+            return;
+        };
+        let assignment = planner.plan(&problem, self.cfg.seed);
         // FIFO across applications, then the planner's own order on the node.
         let rank: HashMap<AppId, usize> = self
             .app_order
@@ -1019,6 +1180,41 @@ mod tests {
         g.update_ask(app, 20, ANY, 2, cap(), true).unwrap();
         g.node_heartbeat(b, cap(), 0, &mut out).unwrap();
         assert!(out.is_empty());
+    }
+
+    #[test]
+    fn hadoop_default_delays_non_local_containers() {
+        let mut s = session(PolicyKind::HadoopDefault);
+        s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+        let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+        let h3 = s.add_node("h3", "/r2", cap(), 1.0).unwrap();
+        let app = s.add_app("app", 1.0, 0).unwrap();
+        for (res, n) in [("h1", 10), ("/r1", 10), (ANY, 10)] {
+            s.update_ask(app, 20, res, n, cap(), true).unwrap();
+        }
+        // Three nodes cap both delays at 3 missed opportunities.
+        let mut out = Vec::new();
+        let mut offers = |s: &mut Session, node| {
+            let mut n = 0;
+            loop {
+                n += 1;
+                s.node_heartbeat(node, cap(), 0, &mut out).unwrap();
+                if let Some(g) = out.first() {
+                    return (n, g.locality);
+                }
+            }
+        };
+        assert_eq!(offers(&mut s, h2), (4, Locality::Rack));
+        assert_eq!(
+            offers(&mut s, h3),
+            (4, Locality::OffSwitch),
+            "rack grant reset the count"
+        );
+        assert_eq!(
+            offers(&mut s, h3),
+            (1, Locality::OffSwitch),
+            "off-switch does not reset it"
+        );
     }
 
     #[test]
@@ -1193,6 +1389,54 @@ mod tests {
             s.container_finished(h2).unwrap();
         }
         assert_eq!(n, 1, "h2 runs its one local task and stays idle");
+    }
+
+    #[test]
+    fn a_recorded_event_log_replays_to_the_same_grants() {
+        let events = vec![
+            SessionEvent::AddNode {
+                host: "h1".into(),
+                rack: "/r1".into(),
+                capacity: cap(),
+                speed: 1.0,
+            },
+            SessionEvent::AddApp {
+                app: "application_1_0001".into(),
+                weight: 1.0,
+                submit_ms: 0,
+            },
+            SessionEvent::UpdateAsk {
+                app: 0,
+                priority: 20,
+                resource: ANY.into(),
+                count: 2,
+                capability: cap(),
+                relax_locality: true,
+            },
+            SessionEvent::Heartbeat {
+                node: 0,
+                free: cap(),
+                now_ms: 1000,
+            },
+        ];
+        let text = serde_json::to_string(&events).unwrap();
+        assert!(text.contains(r#"{"event":"heartbeat","node":0"#), "{text}");
+        let back: Vec<SessionEvent> = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, events);
+        let mut s = session(PolicyKind::Asm1Comm);
+        let mut out = Vec::new();
+        for e in &back {
+            s.apply(e, &mut out).unwrap();
+        }
+        assert_eq!(
+            out,
+            vec![Grant {
+                app: 0,
+                priority: 20,
+                count: 1,
+                locality: Locality::OffSwitch
+            }]
+        );
     }
 
     #[test]

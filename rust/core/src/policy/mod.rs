@@ -11,6 +11,7 @@
 
 pub mod asm1;
 pub mod asm1_comm;
+pub mod delay;
 pub mod greedy;
 
 use crate::error::CoreError;
@@ -38,6 +39,8 @@ pub struct Dynamic {
     /// With nothing local, take rack-local, then off-switch work rather than
     /// stay idle (the COMM variants; the MAKESPAN ones run local tasks only).
     pub spill: bool,
+    /// Spill only after missed scheduling opportunities (delay scheduling).
+    pub delay: bool,
 }
 
 /// Every policy Spindle knows, by name.
@@ -47,18 +50,27 @@ pub enum PolicyKind {
     Asm1Comm,
     Greedy,
     GreedyComm,
+    /// CapacityScheduler's delay scheduling, YARN's stock behaviour.
+    HadoopDefault,
 }
 
 impl PolicyKind {
-    pub const ALL: [PolicyKind; 4] = [
+    pub const ALL: [PolicyKind; 5] = [
         PolicyKind::Asm1,
         PolicyKind::Asm1Comm,
         PolicyKind::Greedy,
         PolicyKind::GreedyComm,
+        PolicyKind::HadoopDefault,
     ];
 
     pub fn name(self) -> &'static str {
-        self.planner().name()
+        match self {
+            PolicyKind::Asm1 => "asm1",
+            PolicyKind::Asm1Comm => "asm1-comm",
+            PolicyKind::Greedy => "greedy",
+            PolicyKind::GreedyComm => "greedy-comm",
+            PolicyKind::HadoopDefault => "hadoop-default",
+        }
     }
 
     /// Looks a policy up by its command-line name.
@@ -72,36 +84,50 @@ impl PolicyKind {
             })
     }
 
-    pub fn planner(self) -> &'static dyn Planner {
+    /// The offline planner, for policies that have one (heartbeat-time rules
+    /// such as delay scheduling need a cluster's timing: see the simulator).
+    pub fn planner(self) -> Option<&'static dyn Planner> {
         match self {
-            PolicyKind::Asm1 => &asm1::Asm1,
-            PolicyKind::Asm1Comm => &asm1_comm::Asm1Comm,
-            PolicyKind::Greedy => &greedy::Greedy { comm: false },
-            PolicyKind::GreedyComm => &greedy::Greedy { comm: true },
+            PolicyKind::Asm1 => Some(&asm1::Asm1),
+            PolicyKind::Asm1Comm => Some(&asm1_comm::Asm1Comm),
+            PolicyKind::Greedy => Some(&greedy::Greedy { comm: false }),
+            PolicyKind::GreedyComm => Some(&greedy::Greedy { comm: true }),
+            PolicyKind::HadoopDefault => None,
         }
     }
 
+    /// The offline planner, or an error naming the policy that has none.
+    pub fn offline_planner(self) -> Result<&'static dyn Planner, CoreError> {
+        self.planner().ok_or(CoreError::NoOfflinePlan {
+            policy: self.name(),
+        })
+    }
+
     pub fn dynamic(self) -> Dynamic {
+        let d = Dynamic {
+            planned: false,
+            steal: false,
+            spill: false,
+            delay: false,
+        };
         match self {
             PolicyKind::Asm1 => Dynamic {
                 planned: true,
                 steal: true,
-                spill: false,
+                ..d
             },
             PolicyKind::Asm1Comm => Dynamic {
                 planned: true,
                 steal: true,
                 spill: true,
+                ..d
             },
-            PolicyKind::Greedy => Dynamic {
-                planned: false,
-                steal: false,
-                spill: false,
-            },
-            PolicyKind::GreedyComm => Dynamic {
-                planned: false,
-                steal: false,
+            PolicyKind::Greedy => d,
+            PolicyKind::GreedyComm => Dynamic { spill: true, ..d },
+            PolicyKind::HadoopDefault => Dynamic {
                 spill: true,
+                delay: true,
+                ..d
             },
         }
     }
@@ -136,7 +162,7 @@ mod tests {
         let err = PolicyKind::from_name("fifo").unwrap_err().to_string();
         assert_eq!(
             err,
-            "unknown policy \"fifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm"
+            "unknown policy \"fifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm, hadoop-default"
         );
     }
 }
