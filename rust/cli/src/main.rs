@@ -10,7 +10,11 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use spindle_core::generate::{generate, GenSpec};
 use spindle_core::plan::evaluate;
 use spindle_core::policy::asm1::{semi_matching, Asm1Workspace};
+use spindle_core::policy::delay::LocalityDelay;
 use spindle_core::{Assignment, CostModel, Instance, Metrics, Planner, PolicyKind};
+use spindle_sim::{simulate, NetworkModel, SimConfig, Workload};
+
+mod plot;
 
 #[derive(Parser)]
 #[command(
@@ -33,6 +37,8 @@ enum Command {
     Demo(DemoArgs),
     /// Time a planner on an instance file (used by scripts/bench-asm1).
     Bench(BenchArgs),
+    /// Run MapReduce jobs on a simulated YARN cluster, once per policy.
+    Simulate(SimulateArgs),
 }
 
 #[derive(Args)]
@@ -146,6 +152,55 @@ struct BenchArgs {
     repeat: usize,
 }
 
+#[derive(Args)]
+struct SimulateArgs {
+    /// Node managers (each also a datanode).
+    #[arg(long, default_value_t = 100)]
+    nodes: usize,
+    /// Racks; nodes are spread round-robin.
+    #[arg(long, default_value_t = 4)]
+    racks: usize,
+    /// Containers per node (1024 MB, 1 vcore each).
+    #[arg(long, default_value_t = 8)]
+    slots: u32,
+    /// Job file (JSON; see the README). Overrides --workload.
+    #[arg(long)]
+    jobs: Option<PathBuf>,
+    /// wordcount, terasort, mixed, or swim:FILE (a SWIM Facebook trace).
+    #[arg(long, default_value = "mixed")]
+    workload: String,
+    /// Keep only the first N jobs of the workload.
+    #[arg(long)]
+    max_jobs: Option<usize>,
+    /// Policy to run; repeat for several (same cluster and workload each time).
+    #[arg(long = "policy", short = 'p', default_values_t = ["hadoop-default".to_string(), "asm1".to_string()])]
+    policies: Vec<String>,
+    /// Random seed (placement, heartbeat phases, JVM start-up times).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Give the scheduler each job's exact block replicas (as WebHDFS would).
+    #[arg(long)]
+    exact_blocks: bool,
+    /// Network model of remote reads: `uplink` (per-rack uplink sharing) or `bar:Q` (C_loc + Q ms per running remote read).
+    #[arg(long, default_value = "uplink")]
+    network: String,
+    /// CapacityScheduler node-locality-delay (missed opportunities) for hadoop-default.
+    #[arg(long, default_value_t = 40)]
+    node_locality_delay: i32,
+    /// CapacityScheduler rack-locality-additional-delay (-1: derive from the request).
+    #[arg(long, default_value_t = -1)]
+    rack_locality_additional_delay: i32,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    format: Format,
+    /// Leave wall-clock figures out, so that the same seed gives identical output.
+    #[arg(long)]
+    no_wall_clock: bool,
+    /// Draw job completion CDFs and locality bars to this SVG file.
+    #[arg(long)]
+    plot: Option<PathBuf>,
+}
+
 fn main() {
     tracing_subscriber::fmt()
         .with_env_filter(
@@ -160,6 +215,7 @@ fn main() {
         Command::Plan(a) => cmd_plan(a),
         Command::Demo(a) => cmd_demo(a),
         Command::Bench(a) => cmd_bench(a),
+        Command::Simulate(a) => cmd_simulate(a),
     };
     if let Err(e) = result {
         eprintln!("spindle: error: {e:#}");
@@ -363,6 +419,161 @@ fn cmd_demo(a: DemoArgs) -> Result<()> {
     );
     let _ = writeln!(s, "Try: spindle generate --nodes 50 --tasks 500 --racks 3 > i.json && spindle plan -i i.json -p asm1 --format table");
     emit(&s)
+}
+
+fn cmd_simulate(a: SimulateArgs) -> Result<()> {
+    let policies = a
+        .policies
+        .iter()
+        .map(|p| PolicyKind::from_name(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let network = match a.network.as_str() {
+        "uplink" => NetworkModel::RackUplink,
+        other => match other
+            .strip_prefix("bar:")
+            .and_then(|q| q.parse::<f64>().ok())
+        {
+            Some(q_ms) if q_ms >= 0.0 => NetworkModel::Bar { q_ms },
+            _ => bail!(
+                "--network must be `uplink` or `bar:Q` with Q >= 0 milliseconds, got {other:?}"
+            ),
+        },
+    };
+    let jobs = match &a.jobs {
+        Some(path) => spindle_sim::workload::read_job_file(path)?,
+        None => Workload::parse(&a.workload)?.jobs(a.nodes, a.seed, None)?,
+    };
+    let jobs: Vec<_> = jobs
+        .into_iter()
+        .take(a.max_jobs.unwrap_or(usize::MAX))
+        .collect();
+    if jobs.is_empty() {
+        bail!("the workload has no jobs");
+    }
+    let mut cfg = SimConfig {
+        nodes: a.nodes,
+        racks: a.racks,
+        seed: a.seed,
+        exact_blocks: a.exact_blocks,
+        network,
+        delay: LocalityDelay {
+            node_locality_delay: a.node_locality_delay,
+            rack_locality_additional_delay: a.rack_locality_additional_delay,
+        },
+        ..SimConfig::default()
+    };
+    cfg.set_slots(a.slots);
+    let mut runs = Vec::with_capacity(policies.len());
+    for &policy in &policies {
+        cfg.policy = policy;
+        let bar = progress_bar(&format!("simulating {policy}"));
+        let started = Instant::now();
+        let out = simulate(&cfg, &jobs, |f| {
+            if started.elapsed().as_secs_f64() > 1.0 && bar.is_hidden() {
+                bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            }
+            bar.set_position((f * 1000.0) as u64);
+        })
+        .with_context(|| format!("simulating policy {policy}"))?;
+        bar.finish_and_clear();
+        let mut result = out.result;
+        if a.no_wall_clock {
+            result.metrics.wall_ms = None;
+        }
+        runs.push(result);
+    }
+    if let Some(path) = &a.plot {
+        plot::plot(path, &runs)?;
+    }
+    match a.format {
+        Format::Json => {
+            let out = serde_json::json!({"seed": a.seed, "policies": runs});
+            emit(&(serde_json::to_string_pretty(&out)? + "\n"))
+        }
+        Format::Table => emit(&simulate_table(&cfg, jobs.len(), &runs)),
+    }
+}
+
+fn progress_bar(message: &str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(1000),
+        indicatif::ProgressDrawTarget::hidden(),
+    );
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{msg} [{bar:40}] {percent}% of jobs done")
+    {
+        bar.set_style(style);
+    }
+    bar.set_message(message.to_string());
+    bar
+}
+
+fn simulate_table(cfg: &SimConfig, jobs: usize, runs: &[spindle_sim::SimResult]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{} nodes in {} racks, {} containers each; {} jobs; seed {}.",
+        cfg.nodes,
+        cfg.racks,
+        cfg.slots(),
+        jobs,
+        cfg.seed
+    );
+    let _ = writeln!(
+        s,
+        "{:<16} {:>10} {:>9} {:>11} {:>8} {:>8} {:>8} {:>6} {:>10} {:>9}",
+        "policy",
+        "makespan s",
+        "mean JCT",
+        "TWCT s",
+        "node %",
+        "rack %",
+        "off %",
+        "util",
+        "events",
+        "wall ms"
+    );
+    for r in runs {
+        let m = &r.metrics;
+        let maps = (m.node_local + m.rack_local + m.off_switch).max(1) as f64;
+        let pct = |x: u64| 100.0 * x as f64 / maps;
+        let _ = writeln!(
+            s,
+            "{:<16} {:>10.1} {:>9.1} {:>11.1} {:>8.1} {:>8.1} {:>8.1} {:>6.2} {:>10} {:>9}",
+            r.policy,
+            m.makespan_s,
+            m.mean_jct_s,
+            m.twct,
+            pct(m.node_local),
+            pct(m.rack_local),
+            pct(m.off_switch),
+            m.utilization,
+            m.events,
+            m.wall_ms.map_or("-".to_string(), |w| format!("{w:.0}"))
+        );
+    }
+    let _ = writeln!(s);
+    let _ = write!(
+        s,
+        "{:<14} {:>9} {:>6} {:>4}",
+        "job", "submit s", "maps", "red"
+    );
+    for r in runs {
+        let _ = write!(s, " {:>16}", format!("{} done s", r.policy));
+    }
+    let _ = writeln!(s);
+    for (k, job) in runs[0].jobs.iter().enumerate() {
+        let _ = write!(
+            s,
+            "{:<14} {:>9.1} {:>6} {:>4}",
+            job.id, job.submit_s, job.maps, job.reduces
+        );
+        for r in runs {
+            let _ = write!(s, " {:>16.1}", r.jobs[k].finish_s);
+        }
+        let _ = writeln!(s);
+    }
+    s
 }
 
 fn cmd_bench(a: BenchArgs) -> Result<()> {

@@ -234,6 +234,8 @@ pub struct Session {
     /// Sum of the queue lengths (lets a stealing heartbeat skip the scan).
     queued_total: usize,
     alive_nodes: u32,
+    /// Tasks booked by the last heartbeat (app, priority, task index).
+    booked: Vec<(AppId, i32, u32)>,
 }
 
 /// What the queue offers at a heartbeat.
@@ -259,6 +261,7 @@ impl Session {
             plans: 0,
             queued_total: 0,
             alive_nodes: 0,
+            booked: Vec::with_capacity(64),
         }
     }
 
@@ -633,6 +636,14 @@ impl Session {
         }
     }
 
+    /// The tasks the last heartbeat's grants were planned for, as (app,
+    /// priority, index in the app's input blocks or synthesised pool). An AM
+    /// that can be told which task to run (a custom AM, or one request per
+    /// task) realises the plan exactly; the stock MR AM picks its own.
+    pub fn booked_tasks(&self) -> &[(AppId, i32, u32)] {
+        &self.booked
+    }
+
     /// How many plans have been computed (for hosts' metrics and tests).
     pub fn plans_computed(&self) -> u64 {
         self.plans
@@ -660,6 +671,7 @@ impl Session {
         out: &mut Vec<Grant>,
     ) -> Result<(), SessionError> {
         out.clear();
+        self.booked.clear();
         self.node(node)?;
         if self.dirty {
             self.replan();
@@ -744,7 +756,9 @@ impl Session {
             return Some(s);
         }
         if !spill {
-            return None;
+            // Asks with no location at all (reducers) have no local choice:
+            // even the local-only policies serve them anywhere.
+            return self.serve_ask_where(node, free, Locality::OffSwitch, |g| g.counts.is_empty());
         }
         if steal {
             if let Some(s) = self.steal(node, free, Locality::OffSwitch) {
@@ -758,10 +772,24 @@ impl Session {
     /// The first application (FIFO) and priority with an ask this node can
     /// serve at `level` (Hadoop's FifoScheduler order).
     fn serve_ask(&self, node: NodeId, free: &Resources, level: Locality) -> Option<Slot> {
+        self.serve_ask_where(node, free, level, |_| true)
+    }
+
+    fn serve_ask_where(
+        &self,
+        node: NodeId,
+        free: &Resources,
+        level: Locality,
+        eligible: impl Fn(&Group) -> bool,
+    ) -> Option<Slot> {
         let n = &self.nodes[node as usize];
         for &app in &self.app_order {
             for (gi, g) in self.apps[app as usize].groups.iter().enumerate() {
-                if g.any > 0 && self.ask_allows(n, g, level) && free.fits(&g.capability) {
+                if g.any > 0
+                    && eligible(g)
+                    && self.ask_allows(n, g, level)
+                    && free.fits(&g.capability)
+                {
                     return Some(Slot {
                         app,
                         group: gi as u32,
@@ -886,15 +914,12 @@ impl Session {
     }
 
     /// Books a decision and appends it to `out`, merging with the previous
-    /// grant when it matches. Asks are lowered the way they will look after
-    /// the AM's next update: when the task is known, every replica host and
-    /// rack of it loses one (the AM drops the task from all its host lists);
-    /// otherwise as YARN's `AppSchedulingInfo.allocate` does (host, rack, ANY).
+    /// grant when it matches. The planned task is marked started: a guess,
+    /// since the AM picks its own task (see `pending_exact`).
     fn commit(&mut self, node: NodeId, s: Slot, free: &mut Resources, out: &mut Vec<Grant>) {
         let n = &mut self.nodes[node as usize];
         n.running += 1;
         let (host, rack) = (n.name, n.rack);
-        let nodes = &self.nodes;
         let g = &mut self.apps[s.app as usize].groups[s.group as usize];
         let dec = |counts: &mut HashMap<u32, i32>, name: u32| {
             if let Some(c) = counts.get_mut(&name) {
@@ -913,29 +938,19 @@ impl Session {
                 !t.started && (s.locality != Locality::Node || t.replicas.contains(&node))
             })
         };
-        match task {
-            Some(t) => {
-                let task = &mut g.pool[t];
-                task.started = true;
-                for (i, &r) in task.replicas.iter().enumerate() {
-                    dec(&mut g.counts, nodes[r as usize].name);
-                    let r_rack = nodes[r as usize].rack;
-                    if !task.replicas[..i]
-                        .iter()
-                        .any(|&q| nodes[q as usize].rack == r_rack)
-                    {
-                        dec(&mut g.counts, r_rack);
-                    }
-                }
+        if let Some(t) = task {
+            g.pool[t].started = true;
+            self.booked.push((s.app, g.priority, t as u32));
+        }
+        // As YARN's AppSchedulingInfo.allocate: the AM's next update corrects
+        // the hosts of the task it really chose.
+        match s.locality {
+            Locality::Node => {
+                dec(&mut g.counts, host);
+                dec(&mut g.counts, rack);
             }
-            None => match s.locality {
-                Locality::Node => {
-                    dec(&mut g.counts, host);
-                    dec(&mut g.counts, rack);
-                }
-                Locality::Rack => dec(&mut g.counts, rack),
-                Locality::OffSwitch => {}
-            },
+            Locality::Rack => dec(&mut g.counts, rack),
+            Locality::OffSwitch => {}
         }
         g.any -= 1;
         free.memory_mb -= g.capability.memory_mb;
@@ -1008,7 +1023,17 @@ impl Session {
         let mut refs: Vec<(AppId, u32, u32)> = Vec::new();
         let mut rows: Vec<Vec<NodeId>> = Vec::new();
         for &app in &self.app_order {
+            for g in &mut self.apps[app as usize].groups {
+                if g.exact {
+                    revive_exact(g, &self.nodes);
+                }
+            }
             for (gi, g) in self.apps[app as usize].groups.iter().enumerate() {
+                // Asks with no location (reducers) have nothing to place: the
+                // fallback serves them once a node's planned work is done.
+                if !g.exact && g.counts.is_empty() {
+                    continue;
+                }
                 let pending = g.pool.iter().enumerate().filter(|(_, t)| !t.started);
                 for (ti, t) in pending.take(g.any.max(0) as usize) {
                     refs.push((app, gi as u32, ti as u32));
@@ -1076,6 +1101,31 @@ impl Session {
             .flat_map(|&a| self.apps[a as usize].groups.iter())
             .find(|g| g.any > 0)
             .map_or(Resources::new(1, 1), |g| g.capability)
+    }
+}
+
+/// The AM, not the RM, picks which task runs in a container, so an exact
+/// pool's `started` marks are guesses. The asks are the truth: while fewer
+/// tasks look pending than the AM asks for, un-mark started tasks that the
+/// asks still cover (every live replica host still asked for), oldest first.
+fn revive_exact(g: &mut Group, nodes: &[NodeState]) {
+    let want = g.any.max(0) as usize;
+    let mut pending = g.pool.iter().filter(|t| !t.started).count();
+    if pending >= want {
+        return;
+    }
+    for t in g.pool.iter_mut().filter(|t| t.started) {
+        let covered = t.replicas.iter().all(|&r| {
+            let n = &nodes[r as usize];
+            !n.alive || g.counts.get(&n.name).copied().unwrap_or(0) > 0
+        });
+        if covered {
+            t.started = false;
+            pending += 1;
+            if pending == want {
+                return;
+            }
+        }
     }
 }
 

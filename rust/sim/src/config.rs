@@ -1,0 +1,130 @@
+//! Cluster, MapReduce and network parameters of a simulation. Defaults are
+//! Hadoop's where Hadoop has one (named in the comments); the rest are
+//! stated assumptions.
+
+use spindle_core::policy::delay::LocalityDelay;
+use spindle_core::{CostModel, PolicyKind, Resources};
+
+/// How a non-local map reads its block.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum NetworkModel {
+    /// A rack-local read runs at the node NIC's rate; an off-rack read shares
+    /// the source and destination racks' uplinks with the off-rack reads
+    /// running when it starts (its rate is fixed at start).
+    RackUplink,
+    /// BAR's model: remote read = local read + `q_ms * r`, r the remote reads
+    /// running (this one included).
+    Bar { q_ms: f64 },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimConfig {
+    pub nodes: usize,
+    pub racks: usize,
+    /// Node capacity (yarn.nodemanager.resource.memory-mb / cpu-vcores).
+    pub node_memory_mb: i64,
+    pub node_vcores: i32,
+    /// Container size of maps and reduces (mapreduce.map.memory.mb, 1024 in Hadoop).
+    pub container_memory_mb: i64,
+    pub container_vcores: i32,
+    /// yarn.resourcemanager.nodemanagers.heartbeat-interval-ms.
+    pub heartbeat_ms: u64,
+    /// yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms.
+    pub am_heartbeat_ms: u64,
+    /// Random heartbeat phases (off: every node and AM beats at phase 0, for hand-checked tests).
+    pub random_phase: bool,
+    /// dfs.blocksize.
+    pub block_size: u64,
+    /// dfs.replication.
+    pub replication: usize,
+    /// JVM start-up of a container, uniform in this range.
+    pub jvm_min_ms: u64,
+    pub jvm_max_ms: u64,
+    /// Task progress report interval (the MR task reporter's 3 s).
+    pub progress_ms: u64,
+    /// mapreduce.job.reduce.slowstart.completedmaps.
+    pub slowstart: f64,
+    /// Local (short-circuit) block read rate (assumption: 150 MB/s).
+    pub disk_mb_s: f64,
+    /// Node NIC rate (assumption: 1 Gbit/s, about 117 MB/s of payload).
+    pub nic_mb_s: f64,
+    /// Rack uplink rate (assumption: 10 Gbit/s, about 1170 MB/s, shared by the rack).
+    pub rack_uplink_mb_s: f64,
+    /// Reduce output write rate (assumption: replicated pipeline write, 60 MB/s).
+    pub write_mb_s: f64,
+    pub network: NetworkModel,
+    /// Give the Session each job's exact block replicas (as the WebHDFS
+    /// reader will); otherwise it sees only the asks.
+    pub exact_blocks: bool,
+    /// Record the Session event stream and grants (for replay tests).
+    pub record_events: bool,
+    /// Keep a record per task (for tests and plots).
+    pub record_tasks: bool,
+    pub seed: u64,
+    pub policy: PolicyKind,
+    pub cost: CostModel,
+    pub delay: LocalityDelay,
+}
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        SimConfig {
+            nodes: 100,
+            racks: 4,
+            node_memory_mb: 8192,
+            node_vcores: 8,
+            container_memory_mb: 1024,
+            container_vcores: 1,
+            heartbeat_ms: 1000,
+            am_heartbeat_ms: 1000,
+            random_phase: true,
+            block_size: 128 << 20,
+            replication: 3,
+            jvm_min_ms: 1000,
+            jvm_max_ms: 3000,
+            progress_ms: 3000,
+            slowstart: 0.05,
+            disk_mb_s: 150.0,
+            nic_mb_s: 117.0,
+            rack_uplink_mb_s: 1170.0,
+            write_mb_s: 60.0,
+            network: NetworkModel::RackUplink,
+            exact_blocks: false,
+            record_events: false,
+            record_tasks: false,
+            seed: 1,
+            policy: PolicyKind::HadoopDefault,
+            cost: CostModel::default(),
+            delay: LocalityDelay::default(),
+        }
+    }
+}
+
+impl SimConfig {
+    pub fn container(&self) -> Resources {
+        Resources::new(self.container_memory_mb, self.container_vcores)
+    }
+
+    pub fn node_capacity(&self) -> Resources {
+        Resources::new(self.node_memory_mb, self.node_vcores)
+    }
+
+    /// Containers a node holds at once.
+    pub fn slots(&self) -> u32 {
+        self.node_capacity().slots_of(&self.container())
+    }
+
+    /// Sets node capacity to `slots` containers of the configured size.
+    pub fn set_slots(&mut self, slots: u32) {
+        self.node_memory_mb = self.container_memory_mb * slots as i64;
+        self.node_vcores = self.container_vcores * slots as i32;
+    }
+
+    pub fn host(&self, node: usize) -> String {
+        format!("node{:04}", node + 1)
+    }
+
+    pub fn rack(&self, node: usize) -> String {
+        format!("/rack{}", node % self.racks.max(1))
+    }
+}

@@ -1,0 +1,1035 @@
+//! The discrete-event loop: node managers, the MapReduce AMs, HDFS reads, and
+//! the Session playing the ResourceManager's scheduler.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+use std::time::Instant;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use spindle_core::generate::Placement;
+use spindle_core::session::{SessionEvent, ANY};
+use spindle_core::{AppId, Grant, Locality, Resources, Session, SessionConfig, SessionError};
+use thiserror::Error;
+
+use crate::config::{NetworkModel, SimConfig};
+use crate::report::{JobResult, SimMetrics, SimResult};
+use crate::workload::JobSpec;
+
+/// MapReduce AM priorities (RMContainerAllocator).
+pub const PRIORITY_MAP: i32 = 20;
+pub const PRIORITY_REDUCE: i32 = 10;
+/// With work left, a cluster where no container was granted, started or
+/// finished for this long has stalled (no simulated task lasts this long).
+const STALL_MS: u64 = 4 * 3_600_000;
+const MB: f64 = (1u64 << 20) as f64;
+/// mapreduce.job.reducer.unconditional-preempt.delay.sec (300 s).
+const REDUCER_PREEMPT_DELAY_MS: u64 = 300_000;
+
+#[derive(Debug, Error)]
+pub enum SimError {
+    #[error("configuration: {0}")]
+    Config(String),
+    #[error("the Session rejected an event: {0}")]
+    Session(#[from] SessionError),
+    #[error("simulation stalled at {at_s:.0} s: no container was granted, started or finished for 4 hours while jobs {jobs} still had work (policy {policy} found nothing to run)")]
+    Stalled {
+        at_s: f64,
+        jobs: String,
+        policy: String,
+    },
+}
+
+/// Where and when one task ran (kept with `record_tasks`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TaskRecord {
+    pub job: u32,
+    pub reduce: bool,
+    pub index: u32,
+    pub node: u32,
+    pub allocated_ms: u64,
+    pub jvm_up_ms: u64,
+    pub done_ms: u64,
+    pub first_progress_ms: Option<u64>,
+    pub locality: Locality,
+}
+
+/// Everything a run produces.
+#[derive(Debug)]
+pub struct SimOutput {
+    pub result: SimResult,
+    /// Per task (with `record_tasks`).
+    pub tasks: Vec<TaskRecord>,
+    /// Time the last map of each job finished.
+    pub maps_done_ms: Vec<u64>,
+    /// Session events in order, each with the grants it returned (with `record_events`).
+    pub events: Vec<(SessionEvent, Vec<Grant>)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Ev {
+    Submit(u32),
+    NodeHeartbeat(u32),
+    AmHeartbeat(u32),
+    JvmUp(u32),
+    ReadDone(u32),
+    TaskDone(u32),
+    Progress(u32),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Work {
+    /// `u32::MAX` until the AM assigns a task.
+    Map(u32),
+    Reduce(u32),
+}
+
+struct Container {
+    node: u32,
+    job: u32,
+    work: Work,
+    allocated_ms: u64,
+    jvm_up_ms: u64,
+    done_ms: u64,
+    finished: bool,
+    first_progress_ms: Option<u64>,
+    locality: Locality,
+    /// Racks whose uplink an off-rack read occupies, or the BAR remote flag.
+    flow: Option<(u32, u32)>,
+}
+
+/// The AM's per-location list of maps, consumed in order ("first pending").
+#[derive(Default)]
+struct MapList {
+    maps: Vec<u32>,
+    cursor: usize,
+}
+
+impl MapList {
+    fn first_pending(&mut self, state: &[MapState]) -> Option<u32> {
+        while let Some(&m) = self.maps.get(self.cursor) {
+            if state[m as usize] == MapState::Pending {
+                return Some(m);
+            }
+            self.cursor += 1;
+        }
+        None
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum MapState {
+    Pending,
+    Running,
+    Done,
+}
+
+struct Job {
+    app: AppId,
+    blocks: Vec<u32>,
+    state: Vec<MapState>,
+    by_host: HashMap<u32, MapList>,
+    by_rack: HashMap<u32, MapList>,
+    all: MapList,
+    host_asks: HashMap<u32, i32>,
+    rack_asks: HashMap<u32, i32>,
+    dirty_hosts: Vec<u32>,
+    dirty_racks: Vec<u32>,
+    any_maps: i32,
+    any_dirty: bool,
+    reduces: u32,
+    reduces_asked: bool,
+    reduces_assigned: u32,
+    reduces_done: u32,
+    reduces_ramped_down: bool,
+    /// Last time a map got a container (for the AM's reducer preemption).
+    last_map_assigned_ms: u64,
+    reduce_dirty: bool,
+    maps_done: u32,
+    maps_done_ms: Option<u64>,
+    waiting_reducers: Vec<u32>,
+    delivered: Vec<u32>,
+    submitted: bool,
+    finished_ms: Option<u64>,
+    locality: [u32; 3],
+}
+
+struct Node {
+    free: Resources,
+}
+
+struct Sim<'a> {
+    cfg: &'a SimConfig,
+    specs: &'a [JobSpec],
+    rng: ChaCha8Rng,
+    session: Session,
+    queue: BinaryHeap<Reverse<(u64, u64, Ev)>>,
+    seq: u64,
+    now: u64,
+    events: u64,
+    hosts: Vec<String>,
+    racks: Vec<String>,
+    node_rack: Vec<u32>,
+    nodes: Vec<Node>,
+    block_size: Vec<u64>,
+    block_replicas: Vec<Vec<u32>>,
+    jobs: Vec<Job>,
+    job_of_app: Vec<u32>,
+    containers: Vec<Container>,
+    rack_flows: Vec<u32>,
+    remote_reads: u32,
+    grants: Vec<Grant>,
+    log: Option<Vec<(SessionEvent, Vec<Grant>)>>,
+    unfinished: usize,
+    last_activity: u64,
+}
+
+/// Runs `jobs` on the cluster of `cfg` with `cfg.policy`. `progress` is
+/// called now and then with the fraction of jobs finished.
+pub fn simulate(
+    cfg: &SimConfig,
+    jobs: &[JobSpec],
+    mut progress: impl FnMut(f64),
+) -> Result<SimOutput, SimError> {
+    validate(cfg)?;
+    let wall = Instant::now();
+    let mut sim = Sim::new(cfg, jobs)?;
+    sim.run(&mut progress)?;
+    let wall_ms = wall.elapsed().as_secs_f64() * 1e3;
+    Ok(sim.finish(wall_ms))
+}
+
+fn validate(cfg: &SimConfig) -> Result<(), SimError> {
+    let bad = |m: String| Err(SimError::Config(m));
+    if cfg.nodes == 0 || cfg.racks == 0 || cfg.racks > cfg.nodes {
+        return bad(format!(
+            "need nodes >= racks >= 1, got {} nodes and {} racks",
+            cfg.nodes, cfg.racks
+        ));
+    }
+    if cfg.replication == 0 || cfg.replication > cfg.nodes {
+        return bad(format!(
+            "replication must be between 1 and the node count, got {}",
+            cfg.replication
+        ));
+    }
+    if cfg.container_memory_mb <= 0
+        || cfg.container_memory_mb > cfg.node_memory_mb
+        || cfg.container_vcores > cfg.node_vcores
+    {
+        return bad(format!(
+            "a container ({} MB, {} vcores) must fit a node ({} MB, {} vcores)",
+            cfg.container_memory_mb, cfg.container_vcores, cfg.node_memory_mb, cfg.node_vcores
+        ));
+    }
+    if cfg.heartbeat_ms == 0
+        || cfg.am_heartbeat_ms == 0
+        || cfg.progress_ms == 0
+        || cfg.block_size == 0
+    {
+        return bad("heartbeat, progress intervals and block size must be positive".into());
+    }
+    if cfg.jvm_min_ms > cfg.jvm_max_ms {
+        return bad(format!(
+            "jvm start-up range {}..{} ms is empty",
+            cfg.jvm_min_ms, cfg.jvm_max_ms
+        ));
+    }
+    for (name, v) in [
+        ("disk_mb_s", cfg.disk_mb_s),
+        ("nic_mb_s", cfg.nic_mb_s),
+        ("rack_uplink_mb_s", cfg.rack_uplink_mb_s),
+        ("write_mb_s", cfg.write_mb_s),
+    ] {
+        if !(v.is_finite() && v > 0.0) {
+            return bad(format!("{name} must be a positive rate, got {v}"));
+        }
+    }
+    if !(0.0..=1.0).contains(&cfg.slowstart) {
+        return bad(format!(
+            "slowstart must be in [0, 1], got {}",
+            cfg.slowstart
+        ));
+    }
+    Ok(())
+}
+
+impl<'a> Sim<'a> {
+    fn new(cfg: &'a SimConfig, specs: &'a [JobSpec]) -> Result<Sim<'a>, SimError> {
+        let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
+        let session = Session::new(SessionConfig {
+            policy: cfg.policy,
+            cost: cfg.cost,
+            seed: cfg.seed,
+            delay: cfg.delay,
+        });
+        let node_rack: Vec<u32> = (0..cfg.nodes).map(|i| (i % cfg.racks) as u32).collect();
+        let mut sim = Sim {
+            cfg,
+            specs,
+            rng: ChaCha8Rng::seed_from_u64(rng.gen()),
+            session,
+            queue: BinaryHeap::new(),
+            seq: 0,
+            now: 0,
+            events: 0,
+            hosts: (0..cfg.nodes).map(|i| cfg.host(i)).collect(),
+            racks: (0..cfg.racks).map(|r| format!("/rack{r}")).collect(),
+            node_rack,
+            nodes: Vec::with_capacity(cfg.nodes),
+            block_size: Vec::new(),
+            block_replicas: Vec::new(),
+            jobs: Vec::with_capacity(specs.len()),
+            job_of_app: Vec::new(),
+            containers: Vec::new(),
+            rack_flows: vec![0; cfg.racks],
+            remote_reads: 0,
+            grants: Vec::with_capacity(16),
+            log: cfg.record_events.then(Vec::new),
+            unfinished: specs.len(),
+            last_activity: 0,
+        };
+        for i in 0..cfg.nodes {
+            let (host, rack) = (
+                sim.hosts[i].clone(),
+                sim.racks[sim.node_rack[i] as usize].clone(),
+            );
+            sim.record(SessionEvent::AddNode {
+                host: host.clone(),
+                rack: rack.clone(),
+                capacity: cfg.node_capacity(),
+                speed: 1.0,
+            });
+            sim.session
+                .add_node(&host, &rack, cfg.node_capacity(), 1.0)?;
+            sim.nodes.push(Node {
+                free: cfg.node_capacity(),
+            });
+            let phase = if cfg.random_phase {
+                rng.gen_range(0..cfg.heartbeat_ms)
+            } else {
+                0
+            };
+            sim.push(phase, Ev::NodeHeartbeat(i as u32));
+        }
+        sim.place_inputs(&mut rng);
+        for (j, spec) in specs.iter().enumerate() {
+            sim.push(spec.submit_ms, Ev::Submit(j as u32));
+        }
+        Ok(sim)
+    }
+
+    /// Cuts each distinct input into blocks placed as HDFS does.
+    fn place_inputs(&mut self, rng: &mut ChaCha8Rng) {
+        let placement = Placement::new(self.node_rack.iter().map(|&r| r as usize).collect());
+        let mut files: HashMap<String, Vec<u32>> = HashMap::new();
+        let mut chosen = Vec::new();
+        for (j, spec) in self.specs.iter().enumerate() {
+            let key = spec
+                .input_path
+                .clone()
+                .unwrap_or_else(|| format!("/job/{j}"));
+            let bs = self.cfg.block_size;
+            let blocks = files.entry(key).or_insert_with(|| {
+                let n = spec.input_bytes.div_ceil(bs).max(1);
+                (0..n)
+                    .map(|b| {
+                        let size = if b + 1 == n {
+                            spec.input_bytes - b * bs
+                        } else {
+                            bs
+                        };
+                        placement.place(rng, self.cfg.replication, &mut chosen);
+                        self.block_size.push(size.max(1));
+                        self.block_replicas
+                            .push(chosen.iter().map(|&n| n as u32).collect());
+                        (self.block_size.len() - 1) as u32
+                    })
+                    .collect()
+            });
+            let blocks = blocks.clone();
+            let mut job = Job {
+                app: 0,
+                state: vec![MapState::Pending; blocks.len()],
+                by_host: HashMap::new(),
+                by_rack: HashMap::new(),
+                all: MapList {
+                    maps: (0..blocks.len() as u32).collect(),
+                    cursor: 0,
+                },
+                host_asks: HashMap::new(),
+                rack_asks: HashMap::new(),
+                dirty_hosts: Vec::new(),
+                dirty_racks: Vec::new(),
+                any_maps: blocks.len() as i32,
+                any_dirty: true,
+                reduces: spec.reduces,
+                reduces_asked: false,
+                reduces_assigned: 0,
+                reduces_done: 0,
+                last_map_assigned_ms: 0,
+                reduces_ramped_down: false,
+                reduce_dirty: false,
+                maps_done: 0,
+                maps_done_ms: None,
+                waiting_reducers: Vec::new(),
+                delivered: Vec::new(),
+                submitted: false,
+                finished_ms: None,
+                locality: [0; 3],
+                blocks,
+            };
+            for (m, &b) in job.blocks.iter().enumerate() {
+                let mut racks_seen: Vec<u32> = Vec::new();
+                for &n in &self.block_replicas[b as usize] {
+                    job.by_host.entry(n).or_default().maps.push(m as u32);
+                    *job.host_asks.entry(n).or_default() += 1;
+                    let r = self.node_rack[n as usize];
+                    if !racks_seen.contains(&r) {
+                        racks_seen.push(r);
+                        job.by_rack.entry(r).or_default().maps.push(m as u32);
+                        *job.rack_asks.entry(r).or_default() += 1;
+                    }
+                }
+            }
+            let mut hosts: Vec<u32> = job.host_asks.keys().copied().collect();
+            hosts.sort_unstable();
+            job.dirty_hosts = hosts;
+            let mut racks: Vec<u32> = job.rack_asks.keys().copied().collect();
+            racks.sort_unstable();
+            job.dirty_racks = racks;
+            self.jobs.push(job);
+        }
+    }
+
+    fn push(&mut self, at: u64, ev: Ev) {
+        self.seq += 1;
+        self.queue.push(Reverse((at, self.seq, ev)));
+    }
+
+    fn record(&mut self, ev: SessionEvent) {
+        if let Some(log) = &mut self.log {
+            log.push((ev, Vec::new()));
+        }
+    }
+
+    fn jvm_delay(&mut self) -> u64 {
+        self.rng
+            .gen_range(self.cfg.jvm_min_ms..=self.cfg.jvm_max_ms)
+    }
+
+    fn run(&mut self, progress: &mut dyn FnMut(f64)) -> Result<(), SimError> {
+        let total = self.specs.len().max(1) as f64;
+        while self.unfinished > 0 {
+            let Some(Reverse((at, _, ev))) = self.queue.pop() else {
+                break;
+            };
+            self.now = at;
+            self.events += 1;
+            if self.events.is_multiple_of(65_536) {
+                progress(1.0 - self.unfinished as f64 / total);
+            }
+            match ev {
+                Ev::Submit(j) => self.submit(j)?,
+                Ev::NodeHeartbeat(n) => self.node_heartbeat(n)?,
+                Ev::AmHeartbeat(j) => self.am_heartbeat(j)?,
+                Ev::JvmUp(c) => self.jvm_up(c),
+                Ev::ReadDone(c) => self.read_done(c),
+                Ev::TaskDone(c) => self.task_done(c)?,
+                Ev::Progress(c) => self.progress(c),
+            }
+        }
+        progress(1.0);
+        Ok(())
+    }
+
+    fn submit(&mut self, j: u32) -> Result<(), SimError> {
+        let spec = &self.specs[j as usize];
+        self.record(SessionEvent::AddApp {
+            app: spec.id.clone(),
+            weight: spec.weight,
+            submit_ms: spec.submit_ms as i64,
+        });
+        let app = self
+            .session
+            .add_app(&spec.id, spec.weight, spec.submit_ms as i64)?;
+        if self.job_of_app.len() <= app as usize {
+            self.job_of_app.resize(app as usize + 1, u32::MAX);
+        }
+        self.job_of_app[app as usize] = j;
+        let job = &mut self.jobs[j as usize];
+        job.app = app;
+        job.submitted = true;
+        if self.cfg.exact_blocks {
+            let tasks: Vec<Vec<String>> = job
+                .blocks
+                .iter()
+                .map(|&b| {
+                    self.block_replicas[b as usize]
+                        .iter()
+                        .map(|&n| self.hosts[n as usize].clone())
+                        .collect()
+                })
+                .collect();
+            self.session.set_input_blocks(app, PRIORITY_MAP, &tasks)?;
+            self.record(SessionEvent::InputBlocks {
+                app,
+                priority: PRIORITY_MAP,
+                tasks,
+            });
+        }
+        // The AM container starts (outside the node slots: a simplification),
+        // then the AM heartbeats at its own interval.
+        let start = self.now + self.jvm_delay();
+        let phase = if self.cfg.random_phase {
+            self.rng.gen_range(0..self.cfg.am_heartbeat_ms)
+        } else {
+            0
+        };
+        self.push(start + phase, Ev::AmHeartbeat(j));
+        self.last_activity = self.now;
+        Ok(())
+    }
+
+    fn node_heartbeat(&mut self, n: u32) -> Result<(), SimError> {
+        let free = self.nodes[n as usize].free;
+        let container = self.cfg.container();
+        if free.fits(&container) {
+            let mut grants = std::mem::take(&mut self.grants);
+            self.session
+                .node_heartbeat(n, free, self.now as i64, &mut grants)?;
+            if let Some(log) = &mut self.log {
+                log.push((
+                    SessionEvent::Heartbeat {
+                        node: n,
+                        free,
+                        now_ms: self.now as i64,
+                    },
+                    grants.clone(),
+                ));
+            }
+            for g in &grants {
+                let j = self.job_of_app[g.app as usize];
+                for _ in 0..g.count {
+                    let node = &mut self.nodes[n as usize];
+                    node.free.memory_mb -= container.memory_mb;
+                    node.free.vcores -= container.vcores;
+                    debug_assert!(node.free.memory_mb >= 0 && node.free.vcores >= 0);
+                    let cid = self.containers.len() as u32;
+                    self.containers.push(Container {
+                        node: n,
+                        job: j,
+                        work: if g.priority == PRIORITY_REDUCE {
+                            Work::Reduce(u32::MAX)
+                        } else {
+                            Work::Map(u32::MAX)
+                        },
+                        allocated_ms: self.now,
+                        jvm_up_ms: u64::MAX,
+                        done_ms: u64::MAX,
+                        finished: false,
+                        first_progress_ms: None,
+                        locality: g.locality,
+                        flow: None,
+                    });
+                    self.jobs[j as usize].delivered.push(cid);
+                    self.last_activity = self.now;
+                }
+            }
+            self.grants = grants;
+        }
+        if self.now.saturating_sub(self.last_activity) > STALL_MS {
+            return Err(self.stalled());
+        }
+        self.push(self.now + self.cfg.heartbeat_ms, Ev::NodeHeartbeat(n));
+        Ok(())
+    }
+
+    fn stalled(&self) -> SimError {
+        let jobs: Vec<&str> = self
+            .jobs
+            .iter()
+            .zip(self.specs)
+            .filter(|(j, _)| j.submitted && j.finished_ms.is_none())
+            .map(|(_, s)| s.id.as_str())
+            .take(5)
+            .collect();
+        SimError::Stalled {
+            at_s: self.now as f64 / 1000.0,
+            jobs: jobs.join(", "),
+            policy: self.cfg.policy.to_string(),
+        }
+    }
+
+    /// The AM's allocate round: take delivered containers, assign tasks to
+    /// them (host, then rack, then any), release the unusable ones, ramp up
+    /// reduces, and send the asks that changed.
+    fn am_heartbeat(&mut self, j: u32) -> Result<(), SimError> {
+        let delivered = std::mem::take(&mut self.jobs[j as usize].delivered);
+        for &cid in &delivered {
+            let c = &self.containers[cid as usize];
+            let node = c.node;
+            let assigned = match c.work {
+                Work::Map(_) => self.assign_map(j, cid, node),
+                _ => self.assign_reduce(j, cid),
+            };
+            if assigned {
+                let up = self.now + self.jvm_delay();
+                self.push(up, Ev::JvmUp(cid));
+            } else {
+                self.release(cid)?;
+            }
+        }
+        let mut delivered = delivered;
+        delivered.clear();
+        let job = &mut self.jobs[j as usize];
+        if job.finished_ms.is_some() {
+            return Ok(());
+        }
+        job.delivered = delivered;
+        if job.any_maps > 0
+            && !job.waiting_reducers.is_empty()
+            && self.now.saturating_sub(job.last_map_assigned_ms) > REDUCER_PREEMPT_DELAY_MS
+        {
+            self.preempt_reducers(j)?;
+        }
+        let job = &mut self.jobs[j as usize];
+        let maps = job.state.len() as u32;
+        if !job.reduces_asked
+            && job.reduces > job.reduces_assigned
+            && job.maps_done as f64 >= (self.cfg.slowstart * maps as f64).ceil()
+            && !(job.reduces_ramped_down && job.any_maps > 0)
+        {
+            job.reduces_asked = true;
+            job.reduce_dirty = true;
+        }
+        self.send_asks(j)?;
+        self.push(self.now + self.cfg.am_heartbeat_ms, Ev::AmHeartbeat(j));
+        Ok(())
+    }
+
+    fn assign_map(&mut self, j: u32, cid: u32, node: u32) -> bool {
+        let rack = self.node_rack[node as usize];
+        let job = &mut self.jobs[j as usize];
+        let state = &job.state;
+        let pick = job
+            .by_host
+            .get_mut(&node)
+            .and_then(|l| l.first_pending(state))
+            .or_else(|| {
+                job.by_rack
+                    .get_mut(&rack)
+                    .and_then(|l| l.first_pending(state))
+            })
+            .or_else(|| job.all.first_pending(state));
+        let Some(m) = pick else {
+            return false;
+        };
+        job.state[m as usize] = MapState::Running;
+        job.last_map_assigned_ms = self.now;
+        job.any_maps -= 1;
+        job.any_dirty = true;
+        let block = job.blocks[m as usize];
+        let mut racks_seen: [u32; 8] = [u32::MAX; 8];
+        for (i, &h) in self.block_replicas[block as usize].iter().enumerate() {
+            if let Some(c) = job.host_asks.get_mut(&h) {
+                *c -= 1;
+                job.dirty_hosts.push(h);
+            }
+            let r = self.node_rack[h as usize];
+            if !racks_seen[..i.min(8)].contains(&r) {
+                if i < 8 {
+                    racks_seen[i] = r;
+                }
+                if let Some(c) = job.rack_asks.get_mut(&r) {
+                    *c -= 1;
+                    job.dirty_racks.push(r);
+                }
+            }
+        }
+        self.containers[cid as usize].work = Work::Map(m);
+        true
+    }
+
+    /// The MR AM's unconditional reducer preemption: maps have waited too
+    /// long while reducers sit on containers waiting for them, so give back
+    /// as many waiting reducers as there are hanging maps; they are asked for
+    /// again.
+    fn preempt_reducers(&mut self, j: u32) -> Result<(), SimError> {
+        let job = &mut self.jobs[j as usize];
+        let n = (job.any_maps.max(0) as usize).min(job.waiting_reducers.len());
+        let victims: Vec<u32> = job.waiting_reducers.drain(..n).collect();
+        job.reduces_assigned -= n as u32;
+        // Ramp down: reduces are asked again only once no map is left waiting.
+        job.reduces_asked = false;
+        job.reduces_ramped_down = true;
+        job.reduce_dirty = true;
+        job.last_map_assigned_ms = self.now;
+        for cid in victims {
+            self.containers[cid as usize].work = Work::Reduce(u32::MAX);
+            self.release(cid)?;
+        }
+        Ok(())
+    }
+
+    fn assign_reduce(&mut self, j: u32, cid: u32) -> bool {
+        let job = &mut self.jobs[j as usize];
+        if !job.reduces_asked || job.reduces_assigned >= job.reduces {
+            return false;
+        }
+        let r = job.reduces_assigned;
+        job.reduces_assigned += 1;
+        job.reduce_dirty = true;
+        self.containers[cid as usize].work = Work::Reduce(r);
+        true
+    }
+
+    fn send_asks(&mut self, j: u32) -> Result<(), SimError> {
+        let cap = self.cfg.container();
+        let job = &mut self.jobs[j as usize];
+        let app = job.app;
+        let mut hosts = std::mem::take(&mut job.dirty_hosts);
+        hosts.sort_unstable();
+        hosts.dedup();
+        let mut racks = std::mem::take(&mut job.dirty_racks);
+        racks.sort_unstable();
+        racks.dedup();
+        let any = job.any_dirty.then_some(job.any_maps);
+        job.any_dirty = false;
+        let asked = if job.reduces_asked {
+            (job.reduces - job.reduces_assigned) as i32
+        } else {
+            0
+        };
+        let reduce = job.reduce_dirty.then_some(asked);
+        job.reduce_dirty = false;
+        for &h in &hosts {
+            let count = self.jobs[j as usize].host_asks[&h];
+            self.ask(app, PRIORITY_MAP, NameRef::Host(h), count, cap)?;
+        }
+        for &r in &racks {
+            let count = self.jobs[j as usize].rack_asks[&r];
+            self.ask(app, PRIORITY_MAP, NameRef::Rack(r), count, cap)?;
+        }
+        if let Some(count) = any {
+            self.ask(app, PRIORITY_MAP, NameRef::Any, count, cap)?;
+        }
+        if let Some(count) = reduce {
+            self.ask(app, PRIORITY_REDUCE, NameRef::Any, count, cap)?;
+        }
+        hosts.clear();
+        racks.clear();
+        let job = &mut self.jobs[j as usize];
+        job.dirty_hosts = hosts;
+        job.dirty_racks = racks;
+        Ok(())
+    }
+
+    fn ask(
+        &mut self,
+        app: AppId,
+        priority: i32,
+        name: NameRef,
+        count: i32,
+        cap: Resources,
+    ) -> Result<(), SimError> {
+        let resource = match name {
+            NameRef::Host(h) => self.hosts[h as usize].as_str(),
+            NameRef::Rack(r) => self.racks[r as usize].as_str(),
+            NameRef::Any => ANY,
+        };
+        self.session
+            .update_ask(app, priority, resource, count, cap, true)?;
+        if let Some(log) = &mut self.log {
+            log.push((
+                SessionEvent::UpdateAsk {
+                    app,
+                    priority,
+                    resource: resource.to_string(),
+                    count,
+                    capability: cap,
+                    relax_locality: true,
+                },
+                Vec::new(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn jvm_up(&mut self, cid: u32) {
+        let now = self.now;
+        let c = &self.containers[cid as usize];
+        let (node, j, work) = (c.node, c.job, c.work);
+        self.containers[cid as usize].jvm_up_ms = now;
+        self.last_activity = now;
+        let spec = &self.specs[j as usize];
+        match work {
+            Work::Map(m) => {
+                let block = self.jobs[j as usize].blocks[m as usize];
+                let mb = self.block_size[block as usize] as f64 / MB;
+                let (read_ms, locality) = self.read(cid, node, block, mb);
+                let compute_ms = mb * spec.profile.map_cpu_ms_per_mb();
+                let done = now + read_ms + compute_ms.round() as u64;
+                let c = &mut self.containers[cid as usize];
+                c.locality = locality;
+                c.done_ms = done.max(now + 1);
+                let job = &mut self.jobs[j as usize];
+                job.locality[locality as usize] += 1;
+                let done = self.containers[cid as usize].done_ms;
+                self.push(done, Ev::TaskDone(cid));
+            }
+            Work::Reduce(_) => {
+                if self.jobs[j as usize].maps_done_ms.is_some() {
+                    self.schedule_reduce(cid);
+                } else {
+                    self.jobs[j as usize].waiting_reducers.push(cid);
+                }
+            }
+        }
+        if now + self.cfg.progress_ms < self.containers[cid as usize].done_ms {
+            self.push(now + self.cfg.progress_ms, Ev::Progress(cid));
+        }
+    }
+
+    /// Read time of a map's block and where it was read from.
+    fn read(&mut self, cid: u32, node: u32, block: u32, mb: f64) -> (u64, Locality) {
+        let cfg = self.cfg;
+        let replicas = &self.block_replicas[block as usize];
+        let local_ms = mb / cfg.disk_mb_s * 1000.0;
+        if replicas.contains(&node) {
+            return (local_ms.round() as u64, Locality::Node);
+        }
+        let my_rack = self.node_rack[node as usize];
+        let rack_local = replicas
+            .iter()
+            .any(|&r| self.node_rack[r as usize] == my_rack);
+        let locality = if rack_local {
+            Locality::Rack
+        } else {
+            Locality::OffSwitch
+        };
+        let ms = match cfg.network {
+            NetworkModel::Bar { q_ms } => {
+                self.remote_reads += 1;
+                self.containers[cid as usize].flow = Some((u32::MAX, u32::MAX));
+                local_ms + q_ms * self.remote_reads as f64
+            }
+            NetworkModel::RackUplink if rack_local => mb / cfg.disk_mb_s.min(cfg.nic_mb_s) * 1000.0,
+            NetworkModel::RackUplink => {
+                let src = self.node_rack[replicas[0] as usize];
+                self.rack_flows[src as usize] += 1;
+                self.rack_flows[my_rack as usize] += 1;
+                let share = |flows: u32| cfg.rack_uplink_mb_s / flows as f64;
+                let rate = cfg
+                    .disk_mb_s
+                    .min(cfg.nic_mb_s)
+                    .min(share(self.rack_flows[src as usize]))
+                    .min(share(self.rack_flows[my_rack as usize]));
+                self.containers[cid as usize].flow = Some((src, my_rack));
+                mb / rate * 1000.0
+            }
+        };
+        let ms = ms.round() as u64;
+        if self.containers[cid as usize].flow.is_some() {
+            self.push(self.now + ms, Ev::ReadDone(cid));
+        }
+        (ms, locality)
+    }
+
+    fn read_done(&mut self, cid: u32) {
+        match self.containers[cid as usize].flow.take() {
+            Some((u32::MAX, _)) => self.remote_reads -= 1,
+            Some((src, dst)) => {
+                self.rack_flows[src as usize] -= 1;
+                self.rack_flows[dst as usize] -= 1;
+            }
+            None => {}
+        }
+    }
+
+    /// A reducer whose maps are all done: the rest of the shuffle (at least
+    /// the last map's share), then sort/reduce, then the output write.
+    fn schedule_reduce(&mut self, cid: u32) {
+        let c = &self.containers[cid as usize];
+        let j = c.job as usize;
+        let spec = &self.specs[j];
+        let job = &self.jobs[j];
+        let reduces = spec.reduces.max(1) as f64;
+        let share_mb = spec.shuffle_bytes as f64 / reduces / MB;
+        let shuffle_ms = share_mb / self.cfg.nic_mb_s * 1000.0;
+        let maps = job.state.len().max(1) as f64;
+        let maps_done = job.maps_done_ms.unwrap_or(self.now);
+        let shuffled = (c.jvm_up_ms as f64 + shuffle_ms).max(maps_done as f64 + shuffle_ms / maps);
+        let reduce_ms = share_mb * spec.profile.reduce_cpu_ms_per_mb();
+        let write_ms = spec.output_bytes as f64 / reduces / MB / self.cfg.write_mb_s * 1000.0;
+        let done = ((shuffled + reduce_ms + write_ms).round() as u64).max(self.now + 1);
+        self.containers[cid as usize].done_ms = done;
+        self.containers[cid as usize].locality = Locality::OffSwitch;
+        self.push(done, Ev::TaskDone(cid));
+    }
+
+    fn progress(&mut self, cid: u32) {
+        let c = &mut self.containers[cid as usize];
+        if c.finished {
+            return;
+        }
+        c.first_progress_ms.get_or_insert(self.now);
+        let next = self.now + self.cfg.progress_ms;
+        if next < c.done_ms {
+            self.push(next, Ev::Progress(cid));
+        }
+    }
+
+    fn release(&mut self, cid: u32) -> Result<(), SimError> {
+        let cap = self.cfg.container();
+        let c = &mut self.containers[cid as usize];
+        c.finished = true;
+        if c.done_ms == u64::MAX {
+            c.done_ms = self.now;
+        }
+        let n = c.node;
+        let node = &mut self.nodes[n as usize];
+        node.free.memory_mb += cap.memory_mb;
+        node.free.vcores += cap.vcores;
+        self.last_activity = self.now;
+        self.session.container_finished(n)?;
+        self.record(SessionEvent::ContainerFinished { node: n });
+        Ok(())
+    }
+
+    fn task_done(&mut self, cid: u32) -> Result<(), SimError> {
+        self.release(cid)?;
+        let c = &self.containers[cid as usize];
+        let j = c.job;
+        let work = c.work;
+        let now = self.now;
+        let job = &mut self.jobs[j as usize];
+        match work {
+            Work::Map(m) => {
+                job.state[m as usize] = MapState::Done;
+                job.maps_done += 1;
+                if job.maps_done as usize == job.state.len() {
+                    job.maps_done_ms = Some(now);
+                    for cid in std::mem::take(&mut job.waiting_reducers) {
+                        self.schedule_reduce(cid);
+                    }
+                }
+            }
+            Work::Reduce(_) => job.reduces_done += 1,
+        }
+        let job = &self.jobs[j as usize];
+        if job.maps_done as usize == job.state.len() && job.reduces_done == job.reduces {
+            self.finish_job(j)?;
+        }
+        Ok(())
+    }
+
+    fn finish_job(&mut self, j: u32) -> Result<(), SimError> {
+        let job = &mut self.jobs[j as usize];
+        job.finished_ms = Some(self.now);
+        let app = job.app;
+        self.unfinished -= 1;
+        self.session.finish_app(app)?;
+        self.record(SessionEvent::FinishApp { app });
+        Ok(())
+    }
+
+    fn finish(self, wall_ms: f64) -> SimOutput {
+        let first_submit = self.specs.iter().map(|s| s.submit_ms).min().unwrap_or(0);
+        let mut jobs = Vec::with_capacity(self.jobs.len());
+        let (mut twct, mut jct_sum, mut last) = (0.0, 0.0, first_submit);
+        let mut loc = [0u64; 3];
+        for (job, spec) in self.jobs.iter().zip(self.specs) {
+            let finish = job.finished_ms.unwrap_or(self.now);
+            last = last.max(finish);
+            let jct = (finish - spec.submit_ms) as f64 / 1000.0;
+            twct += spec.weight * jct;
+            jct_sum += jct;
+            for (total, &n) in loc.iter_mut().zip(&job.locality) {
+                *total += n as u64;
+            }
+            jobs.push(JobResult {
+                id: spec.id.clone(),
+                submit_s: spec.submit_ms as f64 / 1000.0,
+                finish_s: finish as f64 / 1000.0,
+                maps: job.state.len() as u32,
+                reduces: job.reduces,
+                node_local: job.locality[0],
+                rack_local: job.locality[1],
+                off_switch: job.locality[2],
+            });
+        }
+        let makespan_ms = last - first_submit;
+        let held: u64 = self
+            .containers
+            .iter()
+            .map(|c| c.done_ms.min(self.now) - c.allocated_ms)
+            .sum();
+        let capacity = self.cfg.slots() as f64 * self.cfg.nodes as f64 * makespan_ms as f64;
+        let metrics = SimMetrics {
+            makespan_s: makespan_ms as f64 / 1000.0,
+            node_local: loc[0],
+            rack_local: loc[1],
+            off_switch: loc[2],
+            twct,
+            mean_jct_s: if jobs.is_empty() {
+                0.0
+            } else {
+                jct_sum / jobs.len() as f64
+            },
+            utilization: if capacity > 0.0 {
+                held as f64 / capacity
+            } else {
+                0.0
+            },
+            events: self.events,
+            wall_ms: Some(wall_ms),
+        };
+        let tasks = if self.cfg.record_tasks {
+            self.containers
+                .iter()
+                .filter_map(|c| {
+                    let (reduce, index) = match c.work {
+                        Work::Map(m) if m != u32::MAX => (false, m),
+                        Work::Reduce(r) if r != u32::MAX => (true, r),
+                        _ => return None,
+                    };
+                    Some(TaskRecord {
+                        job: c.job,
+                        reduce,
+                        index,
+                        node: c.node,
+                        allocated_ms: c.allocated_ms,
+                        jvm_up_ms: c.jvm_up_ms,
+                        done_ms: c.done_ms,
+                        first_progress_ms: c.first_progress_ms,
+                        locality: c.locality,
+                    })
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        SimOutput {
+            result: SimResult {
+                policy: self.cfg.policy.to_string(),
+                metrics,
+                jobs,
+            },
+            tasks,
+            maps_done_ms: self
+                .jobs
+                .iter()
+                .map(|j| j.maps_done_ms.unwrap_or(u64::MAX))
+                .collect(),
+            events: self.log.unwrap_or_default(),
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum NameRef {
+    Host(u32),
+    Rack(u32),
+    Any,
+}

@@ -1,0 +1,424 @@
+//! Jobs to simulate: WordCount- and TeraSort-shaped profiles, a JSON job
+//! file, embedded mixes, and the SWIM Facebook traces (`../shared/data/swim`).
+
+use std::path::Path;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+const MIB: u64 = 1 << 20;
+const GIB: u64 = 1 << 30;
+
+/// Per-MB costs of a job's tasks on a node of speed 1. Assumptions, chosen so
+/// that a WordCount map of one 128 MiB block computes for about 19 s (the
+/// median Facebook map of BAR's Sect. VI) and TeraSort maps are I/O-bound.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Profile {
+    /// CPU-heavy map, small shuffle (combiner), one reducer.
+    Wordcount,
+    /// Map output equal to input, heavy shuffle and reduce.
+    Terasort,
+    /// Trace jobs (SWIM): moderate map and reduce costs.
+    Generic,
+}
+
+impl Profile {
+    pub fn map_cpu_ms_per_mb(self) -> f64 {
+        match self {
+            Profile::Wordcount => 150.0,
+            Profile::Terasort => 20.0,
+            Profile::Generic => 40.0,
+        }
+    }
+
+    pub fn reduce_cpu_ms_per_mb(self) -> f64 {
+        match self {
+            Profile::Wordcount => 100.0,
+            Profile::Terasort => 30.0,
+            Profile::Generic => 40.0,
+        }
+    }
+
+    /// Shuffle and output bytes of a job reading `input` bytes, and its reducers.
+    fn shape(self, input: u64) -> (u64, u64, u32) {
+        match self {
+            Profile::Wordcount => (input / 50, input / 100, 1),
+            Profile::Terasort => (input, input, input.div_ceil(GIB).max(1) as u32),
+            Profile::Generic => (input / 10, input / 10, 1),
+        }
+    }
+}
+
+/// One MapReduce job.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct JobSpec {
+    pub id: String,
+    pub submit_ms: u64,
+    pub input_bytes: u64,
+    /// Jobs naming the same path read the same blocks (SWIM's input paths).
+    pub input_path: Option<String>,
+    pub shuffle_bytes: u64,
+    pub output_bytes: u64,
+    pub reduces: u32,
+    pub profile: Profile,
+    pub weight: f64,
+}
+
+impl JobSpec {
+    /// A job of `profile` shape reading `input_bytes`.
+    pub fn shaped(id: String, submit_ms: u64, input_bytes: u64, profile: Profile) -> JobSpec {
+        let (shuffle_bytes, output_bytes, reduces) = profile.shape(input_bytes);
+        JobSpec {
+            id,
+            submit_ms,
+            input_bytes,
+            input_path: None,
+            shuffle_bytes,
+            output_bytes,
+            reduces,
+            profile,
+            weight: 1.0,
+        }
+    }
+}
+
+#[derive(Debug, Error, PartialEq)]
+pub enum WorkloadError {
+    #[error("reading {file}: {message}")]
+    Read { file: String, message: String },
+    #[error("{file}: {message}")]
+    JobFile { file: String, message: String },
+    #[error("{file}, line {line}: {message}")]
+    Line {
+        file: String,
+        line: usize,
+        message: String,
+    },
+    #[error("unknown workload {0:?}; use wordcount, terasort, mixed or swim:FILE")]
+    Unknown(String),
+}
+
+/// Where the jobs come from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Workload {
+    Wordcount,
+    Terasort,
+    Mixed,
+    Swim { file: String },
+}
+
+impl Workload {
+    pub fn parse(s: &str) -> Result<Workload, WorkloadError> {
+        match s {
+            "wordcount" => Ok(Workload::Wordcount),
+            "terasort" => Ok(Workload::Terasort),
+            "mixed" => Ok(Workload::Mixed),
+            _ => match s.strip_prefix("swim:") {
+                Some(file) if !file.is_empty() => Ok(Workload::Swim {
+                    file: file.to_string(),
+                }),
+                _ => Err(WorkloadError::Unknown(s.to_string())),
+            },
+        }
+    }
+
+    /// The jobs, for a cluster of `nodes` nodes (SWIM bytes scale with it).
+    /// `max_jobs` keeps the first jobs only.
+    pub fn jobs(
+        &self,
+        nodes: usize,
+        seed: u64,
+        max_jobs: Option<usize>,
+    ) -> Result<Vec<JobSpec>, WorkloadError> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5157_4f52_4b4c_4f41);
+        let mut jobs = match self {
+            Workload::Wordcount => synthetic(&mut rng, 20, |_| Profile::Wordcount, 4, 64),
+            Workload::Terasort => synthetic(&mut rng, 10, |_| Profile::Terasort, 8, 64),
+            Workload::Mixed => synthetic(
+                &mut rng,
+                40,
+                |i| {
+                    if i % 2 == 0 {
+                        Profile::Wordcount
+                    } else {
+                        Profile::Terasort
+                    }
+                },
+                4,
+                64,
+            ),
+            Workload::Swim { file } => {
+                let text = std::fs::read_to_string(file).map_err(|e| WorkloadError::Read {
+                    file: file.clone(),
+                    message: e.to_string(),
+                })?;
+                parse_swim(file, &text, nodes)?
+            }
+        };
+        if let Some(n) = max_jobs {
+            jobs.truncate(n);
+        }
+        Ok(jobs)
+    }
+}
+
+/// `n` jobs arriving with exponential gaps of mean 10 s, inputs uniform in
+/// `[min_gib, max_gib]` GiB.
+fn synthetic(
+    rng: &mut ChaCha8Rng,
+    n: usize,
+    profile: impl Fn(usize) -> Profile,
+    min_gib: u64,
+    max_gib: u64,
+) -> Vec<JobSpec> {
+    let mut t = 0.0f64;
+    (0..n)
+        .map(|i| {
+            if i > 0 {
+                let u: f64 = rng.gen_range(f64::EPSILON..1.0);
+                t += -10_000.0 * u.ln();
+            }
+            let input = rng.gen_range(min_gib * GIB..=max_gib * GIB);
+            JobSpec::shaped(format!("job_{:04}", i + 1), t as u64, input, profile(i))
+        })
+        .collect()
+}
+
+/// The SWIM workload format: `job<N> submit_s gap_s map_input_bytes
+/// shuffle_bytes reduce_output_bytes [inputPath]`, tab separated. Bytes are
+/// scaled by (cluster nodes / trace nodes) as SWIM's own replay does (600
+/// machines for FB-2009, 3000 for FB-2010), map input floored to 64 MB and
+/// shuffle/output to 1 KB. A job with no shuffle is map-only; otherwise it
+/// gets one reducer per GiB of shuffle (at least one).
+pub fn parse_swim(file: &str, text: &str, nodes: usize) -> Result<Vec<JobSpec>, WorkloadError> {
+    let trace_nodes = if file.contains("2010") { 3000.0 } else { 600.0 };
+    let scale = nodes as f64 / trace_nodes;
+    let mut jobs = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line_no = i + 1;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let err = |message: String| WorkloadError::Line {
+            file: file.to_string(),
+            line: line_no,
+            message,
+        };
+        let f: Vec<&str> = line.split('\t').collect();
+        if f.len() < 6 {
+            return Err(err(format!(
+                "expected at least 6 tab-separated fields, found {}",
+                f.len()
+            )));
+        }
+        let num = |k: usize, name: &str| -> Result<f64, WorkloadError> {
+            f[k].trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite() && *v >= 0.0)
+                .ok_or_else(|| {
+                    err(format!(
+                        "field {} ({name}) is not a number >= 0: {:?}",
+                        k + 1,
+                        f[k]
+                    ))
+                })
+        };
+        let submit = num(1, "submit_time_s")?;
+        let input = ((num(3, "map_input_bytes")? * scale) as u64).max(64 * MIB);
+        let shuffle_raw = num(4, "shuffle_bytes")?;
+        let shuffle = if shuffle_raw > 0.0 {
+            ((shuffle_raw * scale) as u64).max(1024)
+        } else {
+            0
+        };
+        let output = ((num(5, "reduce_output_bytes")? * scale) as u64).max(1024);
+        let reduces = if shuffle == 0 {
+            0
+        } else {
+            shuffle.div_ceil(GIB).max(1) as u32
+        };
+        let path = f.get(6).map(|p| p.trim()).filter(|p| !p.is_empty());
+        jobs.push(JobSpec {
+            id: f[0].trim().to_string(),
+            submit_ms: (submit * 1000.0) as u64,
+            input_bytes: input,
+            input_path: path.map(str::to_string),
+            shuffle_bytes: shuffle,
+            output_bytes: if reduces == 0 { 0 } else { output },
+            reduces,
+            profile: Profile::Generic,
+            weight: 1.0,
+        });
+    }
+    Ok(jobs)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JobFileEntry {
+    id: String,
+    #[serde(default)]
+    submit_s: f64,
+    input_mb: f64,
+    profile: Profile,
+    #[serde(default = "one")]
+    weight: f64,
+    reduces: Option<u32>,
+    input_path: Option<String>,
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JobFile {
+    jobs: Vec<JobFileEntry>,
+}
+
+/// A job file: `{"jobs": [{"id": "wc1", "submit_s": 0, "input_mb": 4096,
+/// "profile": "wordcount", "weight": 1, "reduces": 1, "input_path": "/in"}]}`
+/// (`submit_s`, `weight`, `reduces`, `input_path` optional).
+pub fn read_job_file(path: &Path) -> Result<Vec<JobSpec>, WorkloadError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| WorkloadError::Read {
+        file: file.clone(),
+        message: e.to_string(),
+    })?;
+    parse_job_file(&file, &text)
+}
+
+pub fn parse_job_file(file: &str, text: &str) -> Result<Vec<JobSpec>, WorkloadError> {
+    let bad = |message: String| WorkloadError::JobFile {
+        file: file.to_string(),
+        message,
+    };
+    let de = &mut serde_json::Deserializer::from_str(text);
+    let parsed: JobFile = serde_path_to_error::deserialize(de)
+        .map_err(|e| bad(format!("field {}: {}", e.path(), e.inner())))?;
+    let mut jobs = Vec::with_capacity(parsed.jobs.len());
+    for (i, j) in parsed.jobs.into_iter().enumerate() {
+        let field = |name: &str, problem: &str| {
+            bad(format!(
+                "jobs[{i}] ({:?}): field \"{name}\" {problem}",
+                j.id
+            ))
+        };
+        if !(j.input_mb.is_finite() && j.input_mb > 0.0) {
+            return Err(field("input_mb", "must be a positive number"));
+        }
+        if !(j.submit_s.is_finite() && j.submit_s >= 0.0) {
+            return Err(field("submit_s", "must be a number >= 0"));
+        }
+        if !(j.weight.is_finite() && j.weight > 0.0) {
+            return Err(field("weight", "must be a positive number"));
+        }
+        let mut spec = JobSpec::shaped(
+            j.id.clone(),
+            (j.submit_s * 1000.0) as u64,
+            (j.input_mb * MIB as f64) as u64,
+            j.profile,
+        );
+        spec.weight = j.weight;
+        spec.input_path = j.input_path;
+        if let Some(r) = j.reduces {
+            spec.reduces = r;
+            if r == 0 {
+                spec.shuffle_bytes = 0;
+                spec.output_bytes = 0;
+            }
+        }
+        jobs.push(spec);
+    }
+    jobs.sort_by_key(|j| j.submit_ms);
+    Ok(jobs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn swim_lines_scale_and_floor() {
+        let text = "job0\t0\t0\t600000000\t0\t6000\njob1\t12\t12\t6000000000000\t600000000000\t60000\tinputPath7\t\t\n";
+        let jobs = parse_swim("FB-2009_x.tsv", text, 60).unwrap();
+        assert_eq!(jobs.len(), 2);
+        assert_eq!(jobs[0].input_bytes, 64 * MIB, "floored to 64 MB");
+        assert_eq!(jobs[0].reduces, 0, "no shuffle: map-only");
+        assert_eq!(jobs[1].submit_ms, 12_000);
+        assert_eq!(jobs[1].input_bytes, 600_000_000_000);
+        assert_eq!(jobs[1].shuffle_bytes, 60_000_000_000);
+        assert_eq!(jobs[1].reduces, 56);
+        assert_eq!(jobs[1].input_path.as_deref(), Some("inputPath7"));
+    }
+
+    #[test]
+    fn swim_errors_name_file_and_line() {
+        let e =
+            parse_swim("t.tsv", "job0\t0\t0\t1\t2\t3\njob1\tsoon\t0\t1\t2\t3\n", 10).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.tsv, line 2: field 2 (submit_time_s) is not a number >= 0: \"soon\""
+        );
+        let e = parse_swim("t.tsv", "job0\t0\n", 10).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.tsv, line 1: expected at least 6 tab-separated fields, found 2"
+        );
+    }
+
+    #[test]
+    fn job_file_and_its_errors() {
+        let jobs = parse_job_file(
+            "j.json",
+            r#"{"jobs":[{"id":"b","submit_s":5,"input_mb":256,"profile":"terasort"},
+                        {"id":"a","input_mb":128,"profile":"wordcount","weight":2,"reduces":0}]}"#,
+        )
+        .unwrap();
+        assert_eq!(jobs[0].id, "a", "sorted by submit time");
+        assert_eq!(jobs[0].reduces, 0);
+        assert_eq!(jobs[0].weight, 2.0);
+        assert_eq!(jobs[1].submit_ms, 5000);
+        assert_eq!(jobs[1].reduces, 1);
+        let e = parse_job_file(
+            "j.json",
+            r#"{"jobs":[{"id":"x","input_mb":-1,"profile":"wordcount"}]}"#,
+        );
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            "j.json: jobs[0] (\"x\"): field \"input_mb\" must be a positive number"
+        );
+        let e = parse_job_file(
+            "j.json",
+            r#"{"jobs":[{"id":"x","input_mb":1,"profile":"grep"}]}"#,
+        );
+        assert!(e
+            .unwrap_err()
+            .to_string()
+            .starts_with("j.json: field jobs[0].profile: unknown variant `grep`"));
+    }
+
+    #[test]
+    fn workload_names() {
+        assert_eq!(Workload::parse("mixed").unwrap(), Workload::Mixed);
+        assert_eq!(
+            Workload::parse("swim:/x.tsv").unwrap(),
+            Workload::Swim {
+                file: "/x.tsv".into()
+            }
+        );
+        assert_eq!(
+            Workload::parse("pi").unwrap_err().to_string(),
+            "unknown workload \"pi\"; use wordcount, terasort, mixed or swim:FILE"
+        );
+        let jobs = Workload::Mixed.jobs(100, 1, None).unwrap();
+        assert_eq!(jobs.len(), 40);
+        assert_eq!(jobs[1].profile, Profile::Terasort);
+        assert!(jobs.windows(2).all(|w| w[0].submit_ms <= w[1].submit_ms));
+    }
+}
