@@ -69,11 +69,17 @@ pub fn plot(path: &std::path::Path, runs: &[SimResult]) -> Result<()> {
         .build_cartesian_2d(0.0..(levels.len() as f64), 0.0..100.0)?;
     bars.configure_mesh()
         .disable_x_mesh()
-        .x_labels(levels.len())
+        // Ticks every half unit; only the bar-group centres get a name.
+        .x_labels(2 * levels.len() + 1)
         .x_label_formatter(&|x| {
-            levels
-                .get(x.floor() as usize)
-                .map_or(String::new(), |s| s.to_string())
+            let k = (x - 0.5).round();
+            if (x - 0.5 - k).abs() < 1e-6 {
+                levels
+                    .get(k as usize)
+                    .map_or(String::new(), |s| s.to_string())
+            } else {
+                String::new()
+            }
         })
         .y_desc("% of maps")
         .draw()?;

@@ -277,3 +277,115 @@ fn closed_pipe_is_not_an_error() {
     assert!(stdout(&o).starts_with("Spindle demo:"));
     assert_eq!(stderr(&o), "", "no panic on a closed pipe");
 }
+
+#[test]
+fn simulate_json_is_reproducible_and_plots() {
+    let plot = std::env::temp_dir().join(format!("spindle-sim-{}.svg", std::process::id()));
+    let args = [
+        "simulate",
+        "--nodes",
+        "20",
+        "--racks",
+        "2",
+        "--slots",
+        "4",
+        "--max-jobs",
+        "4",
+        "-p",
+        "hadoop-default",
+        "-p",
+        "asm1",
+        "--format",
+        "json",
+        "--no-wall-clock",
+        "--seed",
+        "9",
+    ];
+    let a = spindle(&args);
+    assert!(a.status.success(), "{}", stderr(&a));
+    let b = spindle(&args);
+    assert_eq!(a.stdout, b.stdout, "same seed, byte-identical JSON");
+    let v: Value = serde_json::from_slice(&a.stdout).unwrap();
+    assert_eq!(v["seed"], 9);
+    let policies = v["policies"].as_array().unwrap();
+    assert_eq!(policies.len(), 2);
+    assert_eq!(policies[0]["policy"], "hadoop-default");
+    assert_eq!(policies[1]["policy"], "asm1");
+    for p in policies {
+        let m = &p["metrics"];
+        for key in [
+            "makespan_s",
+            "node_local",
+            "rack_local",
+            "off_switch",
+            "twct",
+            "utilization",
+            "events",
+        ] {
+            assert!(m.get(key).is_some(), "metrics.{key}");
+        }
+        assert!(m.get("wall_ms").is_none());
+        let jobs = p["jobs"].as_array().unwrap();
+        assert_eq!(jobs.len(), 4);
+        for key in ["id", "submit_s", "finish_s", "maps", "reduces"] {
+            assert!(jobs[0].get(key).is_some(), "jobs[0].{key}");
+        }
+    }
+    let o = spindle(&[
+        "simulate",
+        "--nodes",
+        "20",
+        "--racks",
+        "2",
+        "--max-jobs",
+        "2",
+        "--plot",
+        plot.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("Job completion time"));
+    assert!(stdout(&o).contains("hadoop-default"));
+}
+
+#[test]
+fn simulate_errors_name_the_input() {
+    let o = spindle(&["simulate", "--workload", "pi"]);
+    assert_eq!(
+        stderr(&o).trim_end(),
+        "spindle: error: unknown workload \"pi\"; use wordcount, terasort, mixed or swim:FILE"
+    );
+    let o = spindle(&["simulate", "--network", "bar:x"]);
+    assert_eq!(
+        stderr(&o).trim_end(),
+        "spindle: error: --network must be `uplink` or `bar:Q` with Q >= 0 milliseconds, got \"bar:x\""
+    );
+    let jobs = temp_file(
+        "jobs.json",
+        r#"{"jobs":[{"id":"a","input_mb":0,"profile":"wordcount"}]}"#,
+    );
+    let o = spindle(&["simulate", "--jobs", jobs.to_str().unwrap()]);
+    assert_eq!(
+        stderr(&o)
+            .trim_end()
+            .replace(jobs.to_str().unwrap(), "FILE"),
+        "spindle: error: FILE: jobs[0] (\"a\"): field \"input_mb\" must be a positive number"
+    );
+    let swim = temp_file("bad.tsv", "job0\t0\t0\t1\t2\n");
+    let o = spindle(&[
+        "simulate",
+        "--workload",
+        &format!("swim:{}", swim.display()),
+    ]);
+    assert_eq!(
+        stderr(&o)
+            .trim_end()
+            .replace(swim.to_str().unwrap(), "FILE"),
+        "spindle: error: FILE, line 1: expected at least 6 tab-separated fields, found 5"
+    );
+    let o = spindle(&["plan", "-i", "/dev/null", "-p", "hadoop-default"]);
+    assert_eq!(
+        stderr(&o).trim_end(),
+        "spindle: error: policy hadoop-default decides at heartbeats and has no offline plan; run it in `spindle simulate`"
+    );
+}

@@ -733,10 +733,12 @@ impl Session {
         }
     }
 
-    /// The policy's decision once the node's queue is empty, in the spirit of
-    /// the ASM1 hybrids of seed 000 Sect. 7.1: a task local to this node from
-    /// the longest queue, then any local ask; the COMM variants then take work
-    /// off the longest queue (rack-local first), then a rack or ANY ask.
+    /// The policy's decision once the node's queue is empty. ASM1 hybrids
+    /// (seed 000 Sect. 7.1) first steal a task local to this node from the
+    /// longest queue; then applications are served in FIFO order, each at its
+    /// most local level, as Hadoop's FifoScheduler visits them: node-local,
+    /// then (COMM variants) rack-local and off-switch. Asks with no location
+    /// at all (reducers) have no local choice and are served by every policy.
     fn fallback(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
         let Dynamic {
             steal,
@@ -748,55 +750,32 @@ impl Session {
             return self.delayed(node, free);
         }
         if steal {
-            if let Some(s) = self.steal(node, free, Locality::Node) {
+            if let Some(s) = self.steal(node, free) {
                 return Some(s);
             }
         }
-        if let Some(s) = self.serve_ask(node, free, Locality::Node) {
-            return Some(s);
-        }
-        if !spill {
-            // Asks with no location at all (reducers) have no local choice:
-            // even the local-only policies serve them anywhere.
-            return self.serve_ask_where(node, free, Locality::OffSwitch, |g| g.counts.is_empty());
-        }
-        if steal {
-            if let Some(s) = self.steal(node, free, Locality::OffSwitch) {
-                return Some(s);
-            }
-        }
-        self.serve_ask(node, free, Locality::Rack)
-            .or_else(|| self.serve_ask(node, free, Locality::OffSwitch))
-    }
-
-    /// The first application (FIFO) and priority with an ask this node can
-    /// serve at `level` (Hadoop's FifoScheduler order).
-    fn serve_ask(&self, node: NodeId, free: &Resources, level: Locality) -> Option<Slot> {
-        self.serve_ask_where(node, free, level, |_| true)
-    }
-
-    fn serve_ask_where(
-        &self,
-        node: NodeId,
-        free: &Resources,
-        level: Locality,
-        eligible: impl Fn(&Group) -> bool,
-    ) -> Option<Slot> {
         let n = &self.nodes[node as usize];
         for &app in &self.app_order {
             for (gi, g) in self.apps[app as usize].groups.iter().enumerate() {
-                if g.any > 0
-                    && eligible(g)
-                    && self.ask_allows(n, g, level)
-                    && free.fits(&g.capability)
-                {
-                    return Some(Slot {
-                        app,
-                        group: gi as u32,
-                        task: NONE,
-                        locality: level,
-                    });
+                if g.any <= 0 || !free.fits(&g.capability) {
+                    continue;
                 }
+                let ask = |name: u32| g.counts.get(&name).copied().unwrap_or(0) > 0;
+                let level = if ask(n.name) {
+                    Locality::Node
+                } else if spill && g.relax && ask(n.rack) {
+                    Locality::Rack
+                } else if (spill && g.relax) || g.counts.is_empty() {
+                    Locality::OffSwitch
+                } else {
+                    continue;
+                };
+                return Some(Slot {
+                    app,
+                    group: gi as u32,
+                    task: NONE,
+                    locality: level,
+                });
             }
         }
         None
@@ -844,20 +823,11 @@ impl Session {
         None
     }
 
-    fn ask_allows(&self, n: &NodeState, g: &Group, level: Locality) -> bool {
-        let ask = |name: u32| g.counts.get(&name).copied().unwrap_or(0) > 0;
-        match level {
-            Locality::Node => ask(n.name),
-            Locality::Rack => g.relax && ask(n.rack),
-            Locality::OffSwitch => g.relax,
-        }
-    }
-
-    /// Stealing (seed 000 Sect. 7.1): take the best-placed task for `node`, no
-    /// worse than `worst`, from the node with the longest queue. Only from a
-    /// queue of at least two, so the victim keeps work for itself and two
-    /// nodes never trade a single task back and forth.
-    fn steal(&mut self, node: NodeId, free: &Resources, worst: Locality) -> Option<Slot> {
+    /// Stealing (seed 000 Sect. 7.1): take a task local to `node` from the
+    /// node with the longest queue. Only from a queue of at least two, so the
+    /// victim keeps work for itself and two nodes never trade a single task
+    /// back and forth.
+    fn steal(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
         if self.queued_total == 0 {
             return None;
         }
@@ -874,43 +844,25 @@ impl Session {
         }
         let me = &self.nodes[node as usize];
         let queue = &self.nodes[victim as usize].queue;
-        let mut best: Option<(Locality, usize)> = None;
         // Widely replicated tasks sit at the back of a queue: look there first.
-        for i in (0..queue.len()).rev() {
-            let s = &queue[i];
-            let Some(task) = self.apps[s.app as usize]
+        let pos = (0..queue.len()).rev().find(|&i| {
+            let s = Slot {
+                locality: Locality::Node,
+                ..queue[i]
+            };
+            let local = self.apps[s.app as usize]
                 .groups
                 .get(s.group as usize)
                 .and_then(|g| g.pool.get(s.task as usize))
-            else {
-                continue;
-            };
-            let locality = if task.replicas.contains(&node) {
-                Locality::Node
-            } else if task
-                .replicas
-                .iter()
-                .any(|&r| self.nodes[r as usize].rack == me.rack)
-            {
-                Locality::Rack
-            } else {
-                Locality::OffSwitch
-            };
-            if locality > worst || best.is_some_and(|(l, _)| l <= locality) {
-                continue;
-            }
-            let slot = Slot { locality, ..*s };
-            if self.valid(me, &slot) && free.fits(&self.capability(s)) {
-                best = Some((locality, i));
-                if locality == Locality::Node {
-                    break;
-                }
-            }
-        }
-        let (locality, pos) = best?;
+                .is_some_and(|t| t.replicas.contains(&node));
+            local && self.valid(me, &s) && free.fits(&self.capability(&s))
+        })?;
         let s = self.nodes[victim as usize].queue.remove(pos)?;
         self.queued_total -= 1;
-        Some(Slot { locality, ..s })
+        Some(Slot {
+            locality: Locality::Node,
+            ..s
+        })
     }
 
     /// Books a decision and appends it to `out`, merging with the previous

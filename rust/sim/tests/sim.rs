@@ -1,0 +1,235 @@
+//! Simulator invariants, determinism, a hand-computed scenario and the replay
+//! of the recorded Session event stream.
+
+use std::collections::HashMap;
+
+use spindle_core::{PolicyKind, Session, SessionConfig};
+use spindle_sim::workload::{JobSpec, Profile, Workload};
+use spindle_sim::{simulate, NetworkModel, SimConfig};
+
+fn small() -> (SimConfig, Vec<JobSpec>) {
+    let mut cfg = SimConfig {
+        nodes: 20,
+        racks: 2,
+        record_tasks: true,
+        seed: 3,
+        ..SimConfig::default()
+    };
+    cfg.set_slots(3);
+    let mut jobs = Workload::Mixed.jobs(cfg.nodes, 3, Some(8)).unwrap();
+    for j in &mut jobs {
+        // Keep it small: at most 40 blocks a job.
+        let shrunk = JobSpec::shaped(j.id.clone(), j.submit_ms, j.input_bytes / 16, j.profile);
+        *j = shrunk;
+    }
+    (cfg, jobs)
+}
+
+#[test]
+fn conservation_and_causality_for_every_policy() {
+    let (mut cfg, jobs) = small();
+    for policy in PolicyKind::ALL {
+        for network in [NetworkModel::RackUplink, NetworkModel::Bar { q_ms: 50.0 }] {
+            cfg.policy = policy;
+            cfg.network = network;
+            let out = simulate(&cfg, &jobs, |_| {}).unwrap_or_else(|e| panic!("{policy}: {e}"));
+            let r = &out.result;
+            assert_eq!(r.jobs.len(), jobs.len());
+            // Every map and every reduce ran exactly once.
+            let mut seen: HashMap<(u32, bool, u32), u32> = HashMap::new();
+            for t in &out.tasks {
+                *seen.entry((t.job, t.reduce, t.index)).or_default() += 1;
+            }
+            for (j, job) in r.jobs.iter().enumerate() {
+                assert!(
+                    job.finish_s > job.submit_s,
+                    "{policy}: job {} finished",
+                    job.id
+                );
+                for m in 0..job.maps {
+                    assert_eq!(
+                        seen.get(&(j as u32, false, m)),
+                        Some(&1),
+                        "{policy}: map {m} of {}",
+                        job.id
+                    );
+                }
+                for red in 0..job.reduces {
+                    assert_eq!(
+                        seen.get(&(j as u32, true, red)),
+                        Some(&1),
+                        "{policy}: reduce {red} of {}",
+                        job.id
+                    );
+                }
+                assert_eq!(job.node_local + job.rack_local + job.off_switch, job.maps);
+            }
+            assert_eq!(
+                seen.len(),
+                r.jobs
+                    .iter()
+                    .map(|j| (j.maps + j.reduces) as usize)
+                    .sum::<usize>()
+            );
+            for t in &out.tasks {
+                // No task starts before its JVM is up; no progress before it either.
+                assert!(
+                    t.jvm_up_ms >= t.allocated_ms + cfg.jvm_min_ms,
+                    "{policy}: {t:?}"
+                );
+                assert!(t.done_ms > t.jvm_up_ms, "{policy}: {t:?}");
+                if let Some(p) = t.first_progress_ms {
+                    assert!(p >= t.jvm_up_ms + cfg.progress_ms);
+                }
+                // No reducer finishes before all maps of its job.
+                if t.reduce {
+                    assert!(
+                        t.done_ms >= out.maps_done_ms[t.job as usize],
+                        "{policy}: {t:?}"
+                    );
+                }
+            }
+            // A node never holds more containers than it has slots.
+            let mut edges: Vec<(u32, u64, i32)> = Vec::new();
+            for t in &out.tasks {
+                edges.push((t.node, t.allocated_ms, 1));
+                edges.push((t.node, t.done_ms, -1));
+            }
+            edges.sort_by_key(|&(n, at, d)| (n, at, d));
+            let mut held: HashMap<u32, i32> = HashMap::new();
+            for (n, _, d) in edges {
+                let h = held.entry(n).or_default();
+                *h += d;
+                assert!(
+                    *h <= cfg.slots() as i32,
+                    "{policy}: node {n} over its slots"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn same_seed_same_output() {
+    let (mut cfg, jobs) = small();
+    cfg.policy = PolicyKind::Asm1;
+    let run = |cfg: &SimConfig| {
+        let mut r = simulate(cfg, &jobs, |_| {}).unwrap().result;
+        r.metrics.wall_ms = None;
+        serde_json::to_string(&r).unwrap()
+    };
+    let first = run(&cfg);
+    assert_eq!(first, run(&cfg));
+    cfg.seed += 1;
+    assert_ne!(run(&cfg), first, "another seed, another run");
+}
+
+/// Two nodes on one rack with one container each, three 128 MiB blocks on
+/// both nodes, a map-only WordCount job, fixed 1 s JVM start-up, every
+/// heartbeat at phase 0. By hand:
+/// - t=0 submit; the AM is up at 1 s and sends its asks then;
+/// - t=2 s both nodes heartbeat and get a node-local container each; the AM
+///   takes them at its 2 s heartbeat (maps 0 and 1), JVMs are up at 3 s;
+/// - a map reads 128 MiB at 150 MB/s (853 ms) and computes 128 * 150 ms
+///   (19,200 ms): both finish at 3 + 20.053 = 23.053 s;
+/// - node 0 heartbeats at 24 s and gets the last map, up at 25 s, done at
+///   45.053 s, when the job finishes.
+#[test]
+fn hand_computed_two_node_scenario() {
+    let mut cfg = SimConfig {
+        nodes: 2,
+        racks: 1,
+        replication: 2,
+        random_phase: false,
+        jvm_min_ms: 1000,
+        jvm_max_ms: 1000,
+        record_tasks: true,
+        policy: PolicyKind::HadoopDefault,
+        ..SimConfig::default()
+    };
+    cfg.set_slots(1);
+    let mut job = JobSpec::shaped("wc".into(), 0, 3 * (128 << 20), Profile::Wordcount);
+    job.reduces = 0;
+    job.shuffle_bytes = 0;
+    job.output_bytes = 0;
+    let out = simulate(&cfg, &[job], |_| {}).unwrap();
+    let mut tasks: Vec<(u32, u32, u64, u64)> = out
+        .tasks
+        .iter()
+        .map(|t| (t.index, t.node, t.jvm_up_ms, t.done_ms))
+        .collect();
+    tasks.sort();
+    assert_eq!(
+        tasks,
+        vec![
+            (0, 0, 3000, 23_053),
+            (1, 1, 3000, 23_053),
+            (2, 0, 25_000, 45_053)
+        ]
+    );
+    assert_eq!(out.result.jobs[0].finish_s, 45.053);
+    assert_eq!(out.result.metrics.makespan_s, 45.053);
+    assert_eq!(out.result.metrics.node_local, 3);
+}
+
+#[test]
+fn recorded_event_stream_replays_to_the_same_grants() {
+    let (mut cfg, jobs) = small();
+    cfg.record_events = true;
+    for policy in [PolicyKind::Asm1Comm, PolicyKind::HadoopDefault] {
+        cfg.policy = policy;
+        cfg.exact_blocks = policy == PolicyKind::Asm1Comm;
+        let out = simulate(&cfg, &jobs, |_| {}).unwrap();
+        assert!(out.events.len() > 100);
+        let mut s = Session::new(SessionConfig {
+            policy,
+            cost: cfg.cost,
+            seed: cfg.seed,
+            delay: cfg.delay,
+        });
+        let mut got = Vec::new();
+        let mut grants = 0;
+        for (i, (event, recorded)) in out.events.iter().enumerate() {
+            s.apply(event, &mut got).unwrap();
+            assert_eq!(&got, recorded, "{policy}: event {i} {event:?}");
+            grants += got.len();
+        }
+        assert!(grants > 0);
+    }
+}
+
+#[test]
+fn bad_configuration_is_named() {
+    let (mut cfg, jobs) = small();
+    cfg.replication = 50;
+    assert_eq!(
+        simulate(&cfg, &jobs, |_| {}).unwrap_err().to_string(),
+        "configuration: replication must be between 1 and the node count, got 50"
+    );
+}
+
+#[test]
+fn swim_trace_from_shared_data() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/data/swim/FB-2009_samples_24_times_1hr_0_first50jobs.tsv"
+    );
+    if !std::path::Path::new(path).exists() {
+        eprintln!("SKIPPED swim_trace_from_shared_data: {path} is absent (shared/data not beside the checkout)");
+        return;
+    }
+    let jobs = Workload::Swim { file: path.into() }
+        .jobs(50, 1, Some(50))
+        .unwrap();
+    assert_eq!(jobs.len(), 50);
+    let mut cfg = SimConfig {
+        nodes: 50,
+        racks: 2,
+        policy: PolicyKind::Asm1Comm,
+        ..SimConfig::default()
+    };
+    cfg.set_slots(4);
+    let out = simulate(&cfg, &jobs, |_| {}).unwrap();
+    assert_eq!(out.result.jobs.len(), 50);
+    assert!(out.result.jobs.iter().all(|j| j.finish_s >= j.submit_s));
+}
