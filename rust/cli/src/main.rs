@@ -161,8 +161,14 @@ struct SimulateArgs {
     #[arg(long, default_value_t = 4)]
     racks: usize,
     /// Containers per node (1024 MB, 1 vcore each).
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 4)]
     slots: u32,
+    /// Fraction of nodes that compute at --slow-speed (heterogeneous cluster).
+    #[arg(long, default_value_t = 0.0)]
+    slow_fraction: f64,
+    /// Relative speed of the slow nodes.
+    #[arg(long, default_value_t = 0.5)]
+    slow_speed: f64,
     /// Job file (JSON; see the README). Overrides --workload.
     #[arg(long)]
     jobs: Option<PathBuf>,
@@ -456,6 +462,8 @@ fn cmd_simulate(a: SimulateArgs) -> Result<()> {
         seed: a.seed,
         exact_blocks: a.exact_blocks,
         network,
+        slow_fraction: a.slow_fraction,
+        slow_speed: a.slow_speed,
         delay: LocalityDelay {
             node_locality_delay: a.node_locality_delay,
             rack_locality_additional_delay: a.rack_locality_additional_delay,

@@ -53,6 +53,10 @@ pub struct SimConfig {
     /// Reduce output write rate (assumption: replicated pipeline write, 60 MB/s).
     pub write_mb_s: f64,
     pub network: NetworkModel,
+    /// Heterogeneous nodes: this fraction of the nodes (the first ones of
+    /// each rack in turn) computes at `slow_speed` instead of 1.
+    pub slow_fraction: f64,
+    pub slow_speed: f64,
     /// Give the Session each job's exact block replicas (as the WebHDFS
     /// reader will); otherwise it sees only the asks.
     pub exact_blocks: bool,
@@ -89,6 +93,8 @@ impl Default for SimConfig {
             rack_uplink_mb_s: 1170.0,
             write_mb_s: 60.0,
             network: NetworkModel::RackUplink,
+            slow_fraction: 0.0,
+            slow_speed: 0.5,
             exact_blocks: false,
             record_events: false,
             record_tasks: false,
@@ -118,6 +124,16 @@ impl SimConfig {
     pub fn set_slots(&mut self, slots: u32) {
         self.node_memory_mb = self.container_memory_mb * slots as i64;
         self.node_vcores = self.container_vcores * slots as i32;
+    }
+
+    /// Relative compute speed of `node`.
+    pub fn speed(&self, node: usize) -> f64 {
+        let slow = (self.slow_fraction * self.nodes as f64).round() as usize;
+        if node < slow {
+            self.slow_speed
+        } else {
+            1.0
+        }
     }
 
     pub fn host(&self, node: usize) -> String {

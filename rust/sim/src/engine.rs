@@ -245,6 +245,15 @@ fn validate(cfg: &SimConfig) -> Result<(), SimError> {
             return bad(format!("{name} must be a positive rate, got {v}"));
         }
     }
+    let slow_ok = (0.0..=1.0).contains(&cfg.slow_fraction)
+        && cfg.slow_speed.is_finite()
+        && cfg.slow_speed > 0.0;
+    if !slow_ok {
+        return bad(format!(
+            "slow nodes: fraction must be in [0, 1] and speed positive, got {} and {}",
+            cfg.slow_fraction, cfg.slow_speed
+        ));
+    }
     if !(0.0..=1.0).contains(&cfg.slowstart) {
         return bad(format!(
             "slowstart must be in [0, 1], got {}",
@@ -298,10 +307,10 @@ impl<'a> Sim<'a> {
                 host: host.clone(),
                 rack: rack.clone(),
                 capacity: cfg.node_capacity(),
-                speed: 1.0,
+                speed: cfg.speed(i),
             });
             sim.session
-                .add_node(&host, &rack, cfg.node_capacity(), 1.0)?;
+                .add_node(&host, &rack, cfg.node_capacity(), cfg.speed(i))?;
             sim.nodes.push(Node {
                 free: cfg.node_capacity(),
             });
@@ -768,7 +777,8 @@ impl<'a> Sim<'a> {
                 let block = self.jobs[j as usize].blocks[m as usize];
                 let mb = self.block_size[block as usize] as f64 / MB;
                 let (read_ms, locality) = self.read(cid, node, block, mb);
-                let compute_ms = mb * spec.profile.map_cpu_ms_per_mb();
+                let compute_ms =
+                    mb * spec.profile.map_cpu_ms_per_mb() / self.cfg.speed(node as usize);
                 let done = now + read_ms + compute_ms.round() as u64;
                 let c = &mut self.containers[cid as usize];
                 c.locality = locality;
@@ -860,7 +870,8 @@ impl<'a> Sim<'a> {
         let maps = job.state.len().max(1) as f64;
         let maps_done = job.maps_done_ms.unwrap_or(self.now);
         let shuffled = (c.jvm_up_ms as f64 + shuffle_ms).max(maps_done as f64 + shuffle_ms / maps);
-        let reduce_ms = share_mb * spec.profile.reduce_cpu_ms_per_mb();
+        let reduce_ms =
+            share_mb * spec.profile.reduce_cpu_ms_per_mb() / self.cfg.speed(c.node as usize);
         let write_ms = spec.output_bytes as f64 / reduces / MB / self.cfg.write_mb_s * 1000.0;
         let done = ((shuffled + reduce_ms + write_ms).round() as u64).max(self.now + 1);
         self.containers[cid as usize].done_ms = done;

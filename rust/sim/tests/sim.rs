@@ -13,6 +13,7 @@ fn small() -> (SimConfig, Vec<JobSpec>) {
         racks: 2,
         record_tasks: true,
         seed: 3,
+        slow_fraction: 0.2,
         ..SimConfig::default()
     };
     cfg.set_slots(3);
