@@ -209,6 +209,13 @@ struct Group {
     exact: bool,
 }
 
+impl Group {
+    /// Whether the host or rack `name` still has containers asked for.
+    fn asked(&self, name: u32) -> bool {
+        self.counts.get(&name).copied().unwrap_or(0) > 0
+    }
+}
+
 struct AppState {
     name: String,
     weight: f64,
@@ -703,10 +710,9 @@ impl Session {
         if g.any <= 0 || g.pool.get(s.task as usize).is_none_or(|t| t.started) {
             return false;
         }
-        let ask = |name: u32| g.counts.get(&name).copied().unwrap_or(0) > 0;
         match s.locality {
-            Locality::Node => ask(node.name),
-            Locality::Rack => ask(node.rack) && g.relax,
+            Locality::Node => g.asked(node.name),
+            Locality::Rack => g.asked(node.rack) && g.relax,
             Locality::OffSwitch => g.relax,
         }
     }
@@ -754,70 +760,72 @@ impl Session {
                 return Some(s);
             }
         }
-        let n = &self.nodes[node as usize];
-        for &app in &self.app_order {
-            for (gi, g) in self.apps[app as usize].groups.iter().enumerate() {
-                if g.any <= 0 || !free.fits(&g.capability) {
-                    continue;
-                }
-                let ask = |name: u32| g.counts.get(&name).copied().unwrap_or(0) > 0;
-                let level = if ask(n.name) {
-                    Locality::Node
-                } else if spill && g.relax && ask(n.rack) {
-                    Locality::Rack
-                } else if (spill && g.relax) || g.counts.is_empty() {
-                    Locality::OffSwitch
-                } else {
-                    continue;
-                };
-                return Some(Slot {
-                    app,
-                    group: gi as u32,
-                    task: NONE,
-                    locality: level,
-                });
+        self.serve_fifo(node, free, |g, n| {
+            if g.asked(n.name) {
+                Some(Locality::Node)
+            } else if spill && g.relax && g.asked(n.rack) {
+                Some(Locality::Rack)
+            } else if (spill && g.relax) || g.counts.is_empty() {
+                Some(Locality::OffSwitch)
+            } else {
+                None
             }
-        }
-        None
+        })
     }
 
     /// CapacityScheduler delay scheduling (see `policy::delay`): each app in
     /// FIFO order, each priority, counts a missed opportunity and takes the
     /// most local level the delay allows.
     fn delayed(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
-        let n = &self.nodes[node as usize];
         let rule = self.cfg.delay;
+        let num_nodes = self.alive_nodes;
+        self.serve_fifo(node, free, |g, n| {
+            g.missed += 1;
+            let offer = Offer {
+                missed: g.missed,
+                num_nodes,
+                outstanding_any: g.any as u32,
+                unique_location_asks: g.counts.len() as u32 + 1,
+            };
+            let level = if g.asked(n.name) {
+                Locality::Node
+            } else if g.relax && g.asked(n.rack) && rule.allows(Locality::Rack, &offer) {
+                Locality::Rack
+            } else if g.relax && rule.allows(Locality::OffSwitch, &offer) {
+                Locality::OffSwitch
+            } else {
+                return None;
+            };
+            if level != Locality::OffSwitch {
+                g.missed = 0;
+            }
+            Some(level)
+        })
+    }
+
+    /// Visits applications in FIFO order and their priorities in order, as
+    /// Hadoop's FifoScheduler does, and serves the first ask that fits and
+    /// for which `level_for` names a locality.
+    fn serve_fifo(
+        &mut self,
+        node: NodeId,
+        free: &Resources,
+        mut level_for: impl FnMut(&mut Group, &NodeState) -> Option<Locality>,
+    ) -> Option<Slot> {
+        let n = &self.nodes[node as usize];
         for &app in &self.app_order {
             for (gi, g) in self.apps[app as usize].groups.iter_mut().enumerate() {
                 if g.any <= 0 || !free.fits(&g.capability) {
                     continue;
                 }
-                g.missed += 1;
-                let offer = Offer {
-                    missed: g.missed,
-                    num_nodes: self.alive_nodes,
-                    outstanding_any: g.any as u32,
-                    unique_location_asks: g.counts.len() as u32 + 1,
-                };
-                let ask = |name: u32| g.counts.get(&name).copied().unwrap_or(0) > 0;
-                let level = if ask(n.name) {
-                    Locality::Node
-                } else if g.relax && ask(n.rack) && rule.allows(Locality::Rack, &offer) {
-                    Locality::Rack
-                } else if g.relax && rule.allows(Locality::OffSwitch, &offer) {
-                    Locality::OffSwitch
-                } else {
-                    continue;
-                };
-                if level != Locality::OffSwitch {
-                    g.missed = 0;
+                if let Some(locality) = level_for(g, n) {
+                    return Some(Slot {
+                        app,
+                        group: gi as u32,
+                        task: NONE,
+                        locality,
+                    });
                 }
-                return Some(Slot {
-                    app,
-                    group: gi as u32,
-                    task: NONE,
-                    locality: level,
-                });
             }
         }
         None
