@@ -11,6 +11,7 @@ use spindle_core::generate::{generate, GenSpec};
 use spindle_core::plan::evaluate;
 use spindle_core::policy::asm1::{semi_matching, Asm1Workspace};
 use spindle_core::policy::delay::LocalityDelay;
+use spindle_core::session::SessionEvent;
 use spindle_core::{Assignment, CostModel, Instance, Metrics, Planner, PolicyKind};
 use spindle_sim::{simulate, NetworkModel, SimConfig, Workload};
 
@@ -205,6 +206,10 @@ struct SimulateArgs {
     /// Draw job completion CDFs and locality bars to this SVG file.
     #[arg(long)]
     plot: Option<PathBuf>,
+    /// Write the Session event stream and its grants to this file (tab-separated,
+    /// one event a line; for replaying through the JNI core). One policy only.
+    #[arg(long)]
+    record_events: Option<PathBuf>,
 }
 
 fn main() {
@@ -471,6 +476,10 @@ fn cmd_simulate(a: SimulateArgs) -> Result<()> {
         ..SimConfig::default()
     };
     cfg.set_slots(a.slots);
+    if a.record_events.is_some() && policies.len() != 1 {
+        bail!("--record-events records one policy; give exactly one --policy");
+    }
+    cfg.record_events = a.record_events.is_some();
     let mut runs = Vec::with_capacity(policies.len());
     for &policy in &policies {
         cfg.policy = policy;
@@ -484,6 +493,10 @@ fn cmd_simulate(a: SimulateArgs) -> Result<()> {
         })
         .with_context(|| format!("simulating policy {policy}"))?;
         bar.finish_and_clear();
+        if let Some(path) = &a.record_events {
+            std::fs::write(path, event_lines(&out.events))
+                .with_context(|| format!("writing {}", path.display()))?;
+        }
         let mut result = out.result;
         if a.no_wall_clock {
             result.metrics.wall_ms = None;
@@ -500,6 +513,67 @@ fn cmd_simulate(a: SimulateArgs) -> Result<()> {
         }
         Format::Table => emit(&simulate_table(&cfg, jobs.len(), &runs)),
     }
+}
+
+/// The recorded stream as tab-separated lines (read by the JVM tests).
+fn event_lines(events: &[(SessionEvent, Vec<spindle_core::Grant>)]) -> String {
+    let mut s = String::new();
+    for (event, grants) in events {
+        let _ = match event {
+            SessionEvent::AddNode {
+                host,
+                rack,
+                capacity,
+                speed,
+            } => writeln!(
+                s,
+                "add_node\t{host}\t{rack}\t{}\t{}\t{speed}",
+                capacity.memory_mb, capacity.vcores
+            ),
+            SessionEvent::RemoveNode { node } => writeln!(s, "remove_node\t{node}"),
+            SessionEvent::AddApp {
+                app,
+                weight,
+                submit_ms,
+            } => writeln!(s, "add_app\t{app}\t{weight}\t{submit_ms}"),
+            SessionEvent::FinishApp { app } => writeln!(s, "finish_app\t{app}"),
+            SessionEvent::UpdateAsk {
+                app,
+                priority,
+                resource,
+                count,
+                capability,
+                relax_locality,
+            } => writeln!(
+                s,
+                "update_ask\t{app}\t{priority}\t{resource}\t{count}\t{}\t{}\t{}",
+                capability.memory_mb, capability.vcores, *relax_locality as u8
+            ),
+            SessionEvent::InputBlocks {
+                app,
+                priority,
+                tasks,
+            } => {
+                let tasks: Vec<String> = tasks.iter().map(|t| t.join(",")).collect();
+                writeln!(s, "input_blocks\t{app}\t{priority}\t{}", tasks.join("\t"))
+            }
+            SessionEvent::ContainerFinished { node } => writeln!(s, "container_finished\t{node}"),
+            SessionEvent::Heartbeat { node, free, now_ms } => {
+                let g: Vec<String> = grants
+                    .iter()
+                    .map(|g| format!("{},{},{},{}", g.app, g.priority, g.count, g.locality as u8))
+                    .collect();
+                writeln!(
+                    s,
+                    "heartbeat\t{node}\t{}\t{}\t{now_ms}\t{}",
+                    free.memory_mb,
+                    free.vcores,
+                    g.join(";")
+                )
+            }
+        };
+    }
+    s
 }
 
 fn progress_bar(message: &str) -> indicatif::ProgressBar {

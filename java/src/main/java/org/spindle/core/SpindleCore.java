@@ -1,0 +1,207 @@
+package org.spindle.core;
+
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * The Spindle scheduling core (a Rust Session behind JNI), in plain Java: no
+ * Hadoop types. One method per Session event. Thread-safe: events may come
+ * from the RM's dispatcher thread and allocate() from AM RPC threads; the
+ * core serialises them. Errors come back as IllegalArgumentException (bad
+ * input: unknown node, negative count, ...) or IllegalStateException (closed
+ * core, internal fault), with the core's message; the state is intact after
+ * either.
+ */
+public final class SpindleCore implements AutoCloseable {
+  /** Locality codes in grant buffers. */
+  public static final int NODE_LOCAL = 0;
+  public static final int RACK_LOCAL = 1;
+  public static final int OFF_SWITCH = 2;
+  /** Ints per grant in a grant buffer: app, priority, count, locality. */
+  public static final int GRANT_INTS = 4;
+
+  /** Policy and cost model of a core. */
+  public static final class Config {
+    public String policy = "asm1";
+    public double costLocal = 1.0;
+    public double costRemote = 3.0;
+    public double remoteGrowth = 0.0;
+    public long seed = 1;
+    public int nodeLocalityDelay = 40;
+    public int rackLocalityAdditionalDelay = -1;
+  }
+
+  private static volatile boolean loaded;
+
+  /**
+   * Loads the native library: from the system property {@code spindle.library.path}
+   * (a file) when set, else {@code libspindle_jni.so} from {@code java.library.path}.
+   */
+  public static synchronized void load(String path) {
+    if (loaded) {
+      return;
+    }
+    if (path != null && !path.isEmpty()) {
+      System.load(path);
+    } else {
+      System.loadLibrary("spindle_jni");
+    }
+    loaded = true;
+  }
+
+  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+  private long handle;
+
+  public SpindleCore(Config config) {
+    load(System.getProperty("spindle.library.path"));
+    handle = nativeCreate(config.policy, config.costLocal, config.costRemote, config.remoteGrowth,
+        config.seed, config.nodeLocalityDelay, config.rackLocalityAdditionalDelay);
+  }
+
+  private long open() {
+    if (handle == 0) {
+      throw new IllegalStateException("the spindle core is closed");
+    }
+    return handle;
+  }
+
+  public int addNode(String host, String rack, long memoryMb, int vcores, double speed) {
+    lock.readLock().lock();
+    try {
+      return nativeAddNode(open(), host, rack, memoryMb, vcores, speed);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  public void removeNode(int node) {
+    lock.readLock().lock();
+    try {
+      nativeRemoveNode(open(), node);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  public int addApp(String appId, double weight, long submitMs) {
+    lock.readLock().lock();
+    try {
+      return nativeAddApp(open(), appId, weight, submitMs);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  public void finishApp(int app) {
+    lock.readLock().lock();
+    try {
+      nativeFinishApp(open(), app);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /** One ResourceRequest: an absolute count at a host, a rack or "*". */
+  public void updateAsk(int app, int priority, String resource, int count, long memoryMb, int vcores,
+      boolean relaxLocality) {
+    lock.readLock().lock();
+    try {
+      nativeUpdateAsk(open(), app, priority, resource, count, memoryMb, vcores, relaxLocality);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /** Exact replica hosts per task; {@code tasks[i]} is task i's hosts, comma separated. */
+  public void inputBlocks(int app, int priority, String[] tasks) {
+    lock.readLock().lock();
+    try {
+      nativeInputBlocks(open(), app, priority, tasks);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  public void containerFinished(int node) {
+    lock.readLock().lock();
+    try {
+      nativeContainerFinished(open(), node);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /**
+   * A node heartbeat: writes grants into {@code out} ({@link #GRANT_INTS} ints
+   * each) and returns how many the core decided. If that is more than
+   * {@code out.length / GRANT_INTS}, fetch the rest with {@link #drain}.
+   */
+  public int heartbeat(int node, long freeMemoryMb, int freeVcores, long nowMs, int[] out) {
+    lock.readLock().lock();
+    try {
+      return nativeHeartbeat(open(), node, freeMemoryMb, freeVcores, nowMs, out);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /** The grants of the last heartbeat that did not fit its buffer; returns how many were written. */
+  public int drain(int[] out) {
+    lock.readLock().lock();
+    try {
+      return nativeDrain(open(), out);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /** Makes the core panic internally (tests of the failure path only). */
+  public void panicForTest() {
+    lock.readLock().lock();
+    try {
+      nativePanicForTest(open());
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  @Override
+  public void close() {
+    lock.writeLock().lock();
+    try {
+      if (handle != 0) {
+        nativeDestroy(handle);
+        handle = 0;
+      }
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  private static native long nativeCreate(String policy, double costLocal, double costRemote,
+      double remoteGrowth, long seed, int nodeLocalityDelay, int rackLocalityAdditionalDelay);
+
+  private static native void nativeDestroy(long handle);
+
+  private static native int nativeAddNode(long handle, String host, String rack, long memoryMb,
+      int vcores, double speed);
+
+  private static native void nativeRemoveNode(long handle, int node);
+
+  private static native int nativeAddApp(long handle, String app, double weight, long submitMs);
+
+  private static native void nativeFinishApp(long handle, int app);
+
+  private static native void nativeUpdateAsk(long handle, int app, int priority, String resource,
+      int count, long memoryMb, int vcores, boolean relaxLocality);
+
+  private static native void nativeInputBlocks(long handle, int app, int priority, String[] tasks);
+
+  private static native void nativeContainerFinished(long handle, int node);
+
+  private static native int nativeHeartbeat(long handle, int node, long freeMemoryMb, int freeVcores,
+      long nowMs, int[] out);
+
+  private static native int nativeDrain(long handle, int[] out);
+
+  private static native void nativePanicForTest(long handle);
+}

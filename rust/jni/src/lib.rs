@@ -1,0 +1,456 @@
+//! The JNI surface of `spindle_core::Session` for `org.spindle.core.SpindleCore`.
+//! It converts types and calls the Session, nothing else.
+//!
+//! - One Session per handle (a `jlong` holding a boxed mutex); handle 0 is a
+//!   closed core.
+//! - Registration calls take strings; the heartbeat takes and returns
+//!   primitives only and writes grants into a caller-owned `int[]` (4 ints a
+//!   grant: app, priority, count, locality 0/1/2), so a steady-state
+//!   heartbeat allocates nothing on either side.
+//! - Every entry point catches errors and panics: bad input becomes
+//!   `IllegalArgumentException`, a closed handle or an internal fault
+//!   `IllegalStateException`, each with the Rust message. Nothing unwinds
+//!   into the JVM.
+//! - Raw JNI calls throughout (jni's `sys` layer): the heartbeat is one array
+//!   region write, no wrapper objects.
+
+// The `pub unsafe extern` functions are JNI entry points: only the JVM calls
+// them, with the arguments `SpindleCore`'s native declarations promise.
+#![allow(clippy::missing_safety_doc)]
+
+use std::ffi::{CStr, CString};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Mutex, Once, PoisonError};
+
+use jni::sys::{jboolean, jclass, jdouble, jint, jintArray, jlong, jobjectArray, jstring, JNIEnv};
+use spindle_core::policy::delay::LocalityDelay;
+use spindle_core::{CostModel, Grant, Locality, PolicyKind, Resources, Session, SessionConfig};
+
+type Env = *mut JNIEnv;
+
+struct Core {
+    session: Session,
+    grants: Vec<Grant>,
+    /// Grants of the last heartbeat that did not fit the caller's buffer.
+    overflow: Vec<Grant>,
+}
+
+/// What went wrong, and so which Java exception to throw.
+enum Fault {
+    BadInput(String),
+    Internal(String),
+}
+
+impl From<spindle_core::SessionError> for Fault {
+    fn from(e: spindle_core::SessionError) -> Fault {
+        Fault::BadInput(e.to_string())
+    }
+}
+
+unsafe fn throw(env: Env, fault: Fault) {
+    let (class, message) = match fault {
+        Fault::BadInput(m) => (c"java/lang/IllegalArgumentException", m),
+        Fault::Internal(m) => (c"java/lang/IllegalStateException", m),
+    };
+    let message = CString::new(message.replace('\0', " ")).unwrap_or_default();
+    let api = &(**env).v1_2;
+    if (api.ExceptionCheck)(env) {
+        return;
+    }
+    let cls = (api.FindClass)(env, class.as_ptr());
+    if !cls.is_null() {
+        (api.ThrowNew)(env, cls, message.as_ptr());
+    }
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "panic with a non-string payload".to_string()
+    }
+}
+
+/// A panic inside the RM must not print a backtrace there: one line on
+/// stderr, and the message travels on in the Java exception.
+fn quiet_panics() {
+    static HOOK: Once = Once::new();
+    HOOK.call_once(|| {
+        std::panic::set_hook(Box::new(|info| eprintln!("spindle core panicked: {info}")));
+    });
+}
+
+/// Runs `f`, turning errors and panics into a pending Java exception.
+unsafe fn guard<T: Default>(env: Env, f: impl FnOnce() -> Result<T, Fault>) -> T {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(v)) => v,
+        Ok(Err(fault)) => {
+            throw(env, fault);
+            T::default()
+        }
+        Err(payload) => {
+            let msg = format!(
+                "internal error in the spindle core: {}",
+                panic_message(payload.as_ref())
+            );
+            throw(env, Fault::Internal(msg));
+            T::default()
+        }
+    }
+}
+
+unsafe fn core<'a>(handle: jlong) -> Result<&'a Mutex<Core>, Fault> {
+    if handle == 0 {
+        return Err(Fault::Internal("the spindle core is closed".into()));
+    }
+    Ok(&*(handle as *const Mutex<Core>))
+}
+
+fn with<T>(m: &Mutex<Core>, f: impl FnOnce(&mut Core) -> Result<T, Fault>) -> Result<T, Fault> {
+    // A panic inside an earlier call poisons the lock; the Session's state is
+    // still consistent (events validate before they change anything).
+    let mut guard = m.lock().unwrap_or_else(PoisonError::into_inner);
+    f(&mut guard)
+}
+
+unsafe fn string(env: Env, s: jstring, what: &str) -> Result<String, Fault> {
+    if s.is_null() {
+        return Err(Fault::BadInput(format!("{what} is null")));
+    }
+    let api = &(**env).v1_2;
+    let chars = (api.GetStringUTFChars)(env, s, std::ptr::null_mut());
+    if chars.is_null() {
+        return Err(Fault::Internal(format!("could not read {what}")));
+    }
+    let out = CStr::from_ptr(chars).to_string_lossy().into_owned();
+    (api.ReleaseStringUTFChars)(env, s, chars);
+    Ok(out)
+}
+
+fn id(v: jint, what: &str) -> Result<u32, Fault> {
+    u32::try_from(v).map_err(|_| Fault::BadInput(format!("{what} must not be negative, got {v}")))
+}
+
+fn resources(memory_mb: jlong, vcores: jint) -> Resources {
+    Resources::new(memory_mb, vcores)
+}
+
+#[no_mangle]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeCreate(
+    env: Env,
+    _: jclass,
+    policy: jstring,
+    cost_local: jdouble,
+    cost_remote: jdouble,
+    remote_growth: jdouble,
+    seed: jlong,
+    node_locality_delay: jint,
+    rack_locality_additional_delay: jint,
+) -> jlong {
+    quiet_panics();
+    guard(env, || {
+        let name = string(env, policy, "policy")?;
+        let policy = PolicyKind::from_name(&name).map_err(|e| Fault::BadInput(e.to_string()))?;
+        let cost = CostModel {
+            local: cost_local,
+            remote: cost_remote,
+            remote_growth,
+        };
+        for (field, v) in [
+            ("local", cost_local),
+            ("remote", cost_remote),
+            ("remote growth", remote_growth),
+        ] {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(Fault::BadInput(format!(
+                    "{field} cost must be a finite number >= 0, got {v}"
+                )));
+            }
+        }
+        let session = Session::new(SessionConfig {
+            policy,
+            cost,
+            seed: seed as u64,
+            delay: LocalityDelay {
+                node_locality_delay,
+                rack_locality_additional_delay,
+            },
+        });
+        let core = Box::new(Mutex::new(Core {
+            session,
+            grants: Vec::with_capacity(64),
+            overflow: Vec::new(),
+        }));
+        Ok(Box::into_raw(core) as jlong)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeDestroy(
+    env: Env,
+    _: jclass,
+    handle: jlong,
+) {
+    guard(env, || {
+        if handle != 0 {
+            drop(Box::from_raw(handle as *mut Mutex<Core>));
+        }
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeAddNode(
+    env: Env,
+    _: jclass,
+    handle: jlong,
+    host: jstring,
+    rack: jstring,
+    memory_mb: jlong,
+    vcores: jint,
+    speed: jdouble,
+) -> jint {
+    guard(env, || {
+        let core = core(handle)?;
+        let host = string(env, host, "host")?;
+        let rack = string(env, rack, "rack")?;
+        with(core, |c| {
+            Ok(c.session
+                .add_node(&host, &rack, resources(memory_mb, vcores), speed)?
+                as jint)
+        })
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeRemoveNode(
+    env: Env,
+    _: jclass,
+    handle: jlong,
+    node: jint,
+) {
+    guard(env, || {
+        let core = core(handle)?;
+        let node = id(node, "node id")?;
+        with(core, |c| Ok(c.session.remove_node(node)?))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeAddApp(
+    env: Env,
+    _: jclass,
+    handle: jlong,
+    app: jstring,
+    weight: jdouble,
+    submit_ms: jlong,
+) -> jint {
+    guard(env, || {
+        let core = core(handle)?;
+        let app = string(env, app, "application id")?;
+        with(core, |c| {
+            Ok(c.session.add_app(&app, weight, submit_ms)? as jint)
+        })
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeFinishApp(
+    env: Env,
+    _: jclass,
+    handle: jlong,
+    app: jint,
+) {
+    guard(env, || {
+        let core = core(handle)?;
+        let app = id(app, "application id")?;
+        with(core, |c| Ok(c.session.finish_app(app)?))
+    })
+}
+
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeUpdateAsk(
+    env: Env,
+    _: jclass,
+    handle: jlong,
+    app: jint,
+    priority: jint,
+    resource: jstring,
+    count: jint,
+    memory_mb: jlong,
+    vcores: jint,
+    relax_locality: jboolean,
+) {
+    guard(env, || {
+        let core = core(handle)?;
+        let app = id(app, "application id")?;
+        let resource = string(env, resource, "resource name")?;
+        with(core, |c| {
+            Ok(c.session.update_ask(
+                app,
+                priority,
+                &resource,
+                count,
+                resources(memory_mb, vcores),
+                relax_locality,
+            )?)
+        })
+    })
+}
+
+/// `tasks[i]` lists task i's replica hosts, comma separated.
+#[no_mangle]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeInputBlocks(
+    env: Env,
+    _: jclass,
+    handle: jlong,
+    app: jint,
+    priority: jint,
+    tasks: jobjectArray,
+) {
+    guard(env, || {
+        let core = core(handle)?;
+        let app = id(app, "application id")?;
+        if tasks.is_null() {
+            return Err(Fault::BadInput("input blocks are null".into()));
+        }
+        let api = &(**env).v1_2;
+        let n = (api.GetArrayLength)(env, tasks);
+        let mut lists: Vec<Vec<String>> = Vec::with_capacity(n.max(0) as usize);
+        for i in 0..n {
+            let s = (api.GetObjectArrayElement)(env, tasks, i);
+            let text = string(env, s, &format!("input block {i}"))?;
+            (api.DeleteLocalRef)(env, s);
+            lists.push(
+                text.split(',')
+                    .map(str::trim)
+                    .filter(|h| !h.is_empty())
+                    .map(String::from)
+                    .collect(),
+            );
+        }
+        with(core, |c| {
+            Ok(c.session.set_input_blocks(app, priority, &lists)?)
+        })
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeContainerFinished(
+    env: Env,
+    _: jclass,
+    handle: jlong,
+    node: jint,
+) {
+    guard(env, || {
+        let core = core(handle)?;
+        let node = id(node, "node id")?;
+        with(core, |c| Ok(c.session.container_finished(node)?))
+    })
+}
+
+fn locality_code(l: Locality) -> jint {
+    match l {
+        Locality::Node => 0,
+        Locality::Rack => 1,
+        Locality::OffSwitch => 2,
+    }
+}
+
+/// Writes `grants` into `out` (4 ints each); returns how many were written.
+unsafe fn write_grants(env: Env, out: jintArray, grants: &[Grant]) -> Result<usize, Fault> {
+    if out.is_null() {
+        return Err(Fault::BadInput("grant buffer is null".into()));
+    }
+    let api = &(**env).v1_2;
+    let fit = ((api.GetArrayLength)(env, out) / 4).max(0) as usize;
+    let n = grants.len().min(fit);
+    let mut buf = [0 as jint; 64];
+    let mut written = 0;
+    // Copy through a stack buffer in chunks of 16 grants: no allocation.
+    while written < n {
+        let chunk = (n - written).min(16);
+        for (k, g) in grants[written..written + chunk].iter().enumerate() {
+            buf[4 * k] = g.app as jint;
+            buf[4 * k + 1] = g.priority;
+            buf[4 * k + 2] = g.count as jint;
+            buf[4 * k + 3] = locality_code(g.locality);
+        }
+        (api.SetIntArrayRegion)(
+            env,
+            out,
+            (4 * written) as jint,
+            (4 * chunk) as jint,
+            buf.as_ptr(),
+        );
+        written += chunk;
+    }
+    Ok(n)
+}
+
+/// A node heartbeat. Returns the number of grants decided; if that exceeds
+/// `out.length / 4`, the rest wait for `nativeDrain`.
+#[no_mangle]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeHeartbeat(
+    env: Env,
+    _: jclass,
+    handle: jlong,
+    node: jint,
+    free_memory_mb: jlong,
+    free_vcores: jint,
+    now_ms: jlong,
+    out: jintArray,
+) -> jint {
+    guard(env, || {
+        let core = core(handle)?;
+        let node = id(node, "node id")?;
+        with(core, |c| {
+            let Core {
+                session,
+                grants,
+                overflow,
+            } = c;
+            session.node_heartbeat(node, resources(free_memory_mb, free_vcores), now_ms, grants)?;
+            let written = write_grants(env, out, grants)?;
+            overflow.clear();
+            overflow.extend_from_slice(&grants[written..]);
+            Ok(grants.len() as jint)
+        })
+    })
+}
+
+/// Grants of the last heartbeat that did not fit; returns how many were written.
+#[no_mangle]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeDrain(
+    env: Env,
+    _: jclass,
+    handle: jlong,
+    out: jintArray,
+) -> jint {
+    guard(env, || {
+        let core = core(handle)?;
+        with(core, |c| {
+            let written = write_grants(env, out, &c.overflow)?;
+            c.overflow.drain(..written);
+            Ok(written as jint)
+        })
+    })
+}
+
+/// For tests of the failure path: panics inside the core, under its lock.
+#[no_mangle]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativePanicForTest(
+    env: Env,
+    _: jclass,
+    handle: jlong,
+) {
+    guard(env, || {
+        let core = core(handle)?;
+        with(core, |_| -> Result<(), Fault> {
+            panic!("forced panic for a test (node {})", 42)
+        })
+    })
+}
