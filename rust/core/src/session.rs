@@ -28,6 +28,10 @@ use crate::policy::{Dynamic, PolicyKind};
 /// Dense application index, given by [`Session::add_app`].
 pub type AppId = u32;
 
+/// How many of the longest queues a stealing node looks at (bounds the
+/// heartbeat's cost on large clusters; queues only shrink between plans).
+const STEAL_CANDIDATES: usize = 64;
+
 /// The resource name of an ask at any location (`ResourceRequest.ANY`).
 pub const ANY: &str = "*";
 
@@ -207,6 +211,8 @@ struct Group {
     pool: Vec<PoolTask>,
     /// Pool from `set_input_blocks` (kept across ask updates) rather than synthesised.
     exact: bool,
+    /// Pool tasks before this index are all started.
+    first_free: usize,
 }
 
 impl Group {
@@ -243,6 +249,13 @@ pub struct Session {
     alive_nodes: u32,
     /// Tasks booked by the last heartbeat (app, priority, task index).
     booked: Vec<(AppId, i32, u32)>,
+    /// Live applications with containers asked for, in FIFO order; rebuilt
+    /// when an ask count crosses zero, so heartbeats skip drained apps.
+    busy: Vec<AppId>,
+    busy_stale: bool,
+    /// The nodes with the longest queues at the last plan: where stealing
+    /// looks for a victim (queues only shrink between plans).
+    steal_candidates: Vec<NodeId>,
 }
 
 /// What the queue offers at a heartbeat.
@@ -269,6 +282,9 @@ impl Session {
             queued_total: 0,
             alive_nodes: 0,
             booked: Vec::with_capacity(64),
+            busy: Vec::new(),
+            busy_stale: false,
+            steal_candidates: Vec::new(),
         }
     }
 
@@ -411,12 +427,16 @@ impl Session {
             groups: Vec::new(),
         });
         self.app_by_name.insert(app.to_string(), id);
+        // Room for every app in the busy list, so heartbeats never grow it.
+        self.busy
+            .reserve(self.apps.len().saturating_sub(self.busy.len()));
         self.rebuild_app_order();
         self.dirty = true;
         Ok(id)
     }
 
     fn rebuild_app_order(&mut self) {
+        self.busy_stale = true;
         self.app_order.clear();
         self.app_order
             .extend((0..self.apps.len() as AppId).filter(|&a| self.apps[a as usize].alive));
@@ -484,6 +504,7 @@ impl Session {
                         counts: HashMap::new(),
                         pool: Vec::new(),
                         exact: false,
+                        first_free: 0,
                     },
                 );
                 i
@@ -530,6 +551,7 @@ impl Session {
         }
         let name = (resource != ANY).then(|| self.intern(resource));
         let g = self.group_mut(app, priority, capability)?;
+        let crossed = name.is_none() && (g.any > 0) != (count > 0);
         let changed = match name {
             None => {
                 let changed =
@@ -550,6 +572,7 @@ impl Session {
             }
         };
         self.dirty |= changed;
+        self.busy_stale |= crossed;
         Ok(())
     }
 
@@ -656,6 +679,18 @@ impl Session {
         self.plans
     }
 
+    fn refresh_busy(&mut self) {
+        self.busy_stale = false;
+        self.busy.clear();
+        let apps = &self.apps;
+        self.busy.extend(
+            self.app_order
+                .iter()
+                .copied()
+                .filter(|&a| apps[a as usize].groups.iter().any(|g| g.any > 0)),
+        );
+    }
+
     /// Re-plans now if an event changed the inputs; heartbeats do this lazily.
     pub fn plan_if_dirty(&mut self) {
         if self.dirty {
@@ -682,6 +717,9 @@ impl Session {
         self.node(node)?;
         if self.dirty {
             self.replan();
+        }
+        if self.busy_stale {
+            self.refresh_busy();
         }
         let mut free = free;
         loop {
@@ -813,7 +851,7 @@ impl Session {
         mut level_for: impl FnMut(&mut Group, &NodeState) -> Option<Locality>,
     ) -> Option<Slot> {
         let n = &self.nodes[node as usize];
-        for &app in &self.app_order {
+        for &app in &self.busy {
             for (gi, g) in self.apps[app as usize].groups.iter_mut().enumerate() {
                 if g.any <= 0 || !free.fits(&g.capability) {
                     continue;
@@ -841,10 +879,11 @@ impl Session {
         }
         let mut victim = NONE;
         let mut longest = 1;
-        for (i, n) in self.nodes.iter().enumerate() {
-            if n.alive && i as NodeId != node && n.queue.len() > longest {
+        for &i in &self.steal_candidates {
+            let n = &self.nodes[i as usize];
+            if n.alive && i != node && n.queue.len() > longest {
                 longest = n.queue.len();
-                victim = i as NodeId;
+                victim = i;
             }
         }
         if victim == NONE {
@@ -893,10 +932,19 @@ impl Session {
         // any pending task that fits the locality given.
         let task = if s.task != NONE {
             Some(s.task as usize)
+        } else if self.dynamic.planned {
+            // Skip the started prefix; pools are dispatch-irrelevant otherwise.
+            while g.pool.get(g.first_free).is_some_and(|t| t.started) {
+                g.first_free += 1;
+            }
+            g.pool[g.first_free..]
+                .iter()
+                .position(|t| {
+                    !t.started && (s.locality != Locality::Node || t.replicas.contains(&node))
+                })
+                .map(|i| i + g.first_free)
         } else {
-            g.pool.iter().position(|t| {
-                !t.started && (s.locality != Locality::Node || t.replicas.contains(&node))
-            })
+            None
         };
         if let Some(t) = task {
             g.pool[t].started = true;
@@ -913,6 +961,9 @@ impl Session {
             Locality::OffSwitch => {}
         }
         g.any -= 1;
+        if g.any == 0 {
+            self.busy_stale = true;
+        }
         free.memory_mb -= g.capability.memory_mb;
         free.vcores -= g.capability.vcores;
         let priority = g.priority;
@@ -938,10 +989,12 @@ impl Session {
             n.queue.clear();
         }
         self.queued_total = 0;
+        self.steal_candidates.clear();
         // Synthesised pools follow the asks: n = ANY tasks, each host's count
         // dealt round-robin over them so that every marginal matches.
         for &app in &self.app_order {
             for g in &mut self.apps[app as usize].groups {
+                g.first_free = 0;
                 if !g.exact {
                     synthesize_pool(g, &self.node_by_name, &self.nodes);
                 }
@@ -1042,10 +1095,15 @@ impl Session {
                 .collect();
             slots.sort_by_key(|&(r, pos, _)| (r, pos));
             self.queued_total += slots.len();
+            self.steal_candidates.push(node);
             self.nodes[node as usize]
                 .queue
                 .extend(slots.into_iter().map(|(_, _, s)| s));
         }
+        let nodes = &self.nodes;
+        self.steal_candidates
+            .sort_by_key(|&n| (std::cmp::Reverse(nodes[n as usize].queue.len()), n));
+        self.steal_candidates.truncate(STEAL_CANDIDATES);
         tracing::debug!(
             policy = %self.cfg.policy,
             tasks = refs.len(),
