@@ -253,6 +253,12 @@ pub struct Session {
     /// when an ask count crosses zero, so heartbeats skip drained apps.
     busy: Vec<AppId>,
     busy_stale: bool,
+    /// The smallest container any busy app asks for: a node with less free
+    /// stops looking at once.
+    min_ask: Resources,
+    /// Per interned host or rack name: how many ask groups ask for it, so a
+    /// local-only policy skips the FIFO visit at a node nobody asks for.
+    askers: Vec<u32>,
     /// The nodes with the longest queues at the last plan: where stealing
     /// looks for a victim (queues only shrink between plans).
     steal_candidates: Vec<NodeId>,
@@ -284,6 +290,8 @@ impl Session {
             booked: Vec::with_capacity(64),
             busy: Vec::new(),
             busy_stale: false,
+            min_ask: Resources::new(i64::MAX, i32::MAX),
+            askers: Vec::new(),
             steal_candidates: Vec::new(),
         }
     }
@@ -299,6 +307,7 @@ impl Session {
         let id = self.node_by_name.len() as u32;
         self.names.insert(name.to_string(), id);
         self.node_by_name.push(NONE);
+        self.askers.push(0);
         id
     }
 
@@ -477,7 +486,12 @@ impl Session {
     pub fn finish_app(&mut self, app: AppId) -> Result<(), SessionError> {
         let a = self.app_mut(app)?;
         a.alive = false;
-        a.groups.clear();
+        let groups = std::mem::take(&mut a.groups);
+        for g in groups {
+            for (&name, _) in g.counts.iter().filter(|(_, &c)| c > 0) {
+                self.askers[name as usize] -= 1;
+            }
+        }
         self.rebuild_app_order();
         self.dirty = true;
         Ok(())
@@ -568,11 +582,16 @@ impl Session {
                 } else {
                     g.counts.insert(id, count);
                 }
+                match (old > 0, count > 0) {
+                    (false, true) => self.askers[id as usize] += 1,
+                    (true, false) => self.askers[id as usize] -= 1,
+                    _ => {}
+                }
                 old != count
             }
         };
         self.dirty |= changed;
-        self.busy_stale |= crossed;
+        self.busy_stale |= crossed || (name.is_none() && changed);
         Ok(())
     }
 
@@ -689,6 +708,14 @@ impl Session {
                 .copied()
                 .filter(|&a| apps[a as usize].groups.iter().any(|g| g.any > 0)),
         );
+        let mut min = Resources::new(i64::MAX, i32::MAX);
+        for &a in &self.busy {
+            for g in self.apps[a as usize].groups.iter().filter(|g| g.any > 0) {
+                min.memory_mb = min.memory_mb.min(g.capability.memory_mb);
+                min.vcores = min.vcores.min(g.capability.vcores);
+            }
+        }
+        self.min_ask = min;
     }
 
     /// Re-plans now if an event changed the inputs; heartbeats do this lazily.
@@ -723,6 +750,9 @@ impl Session {
         }
         let mut free = free;
         loop {
+            if !free.fits(&self.min_ask) {
+                break;
+            }
             let pick = match self.queue_head(node, &free) {
                 QueueHead::Take(slot) => slot,
                 QueueHead::Blocked => break,
@@ -797,6 +827,12 @@ impl Session {
             if let Some(s) = self.steal(node, free) {
                 return Some(s);
             }
+        }
+        if !spill && self.askers[self.nodes[node as usize].name as usize] == 0 {
+            // Nobody asks for this host: only location-less asks can run here.
+            return self.serve_fifo(node, free, |g, _| {
+                g.counts.is_empty().then_some(Locality::OffSwitch)
+            });
         }
         self.serve_fifo(node, free, |g, n| {
             if g.asked(n.name) {
@@ -914,17 +950,19 @@ impl Session {
 
     /// Books a decision and appends it to `out`, merging with the previous
     /// grant when it matches. The planned task is marked started: a guess,
-    /// since the AM picks its own task (see `pending_exact`).
+    /// since the AM picks its own task (see `revive_exact`).
     fn commit(&mut self, node: NodeId, s: Slot, free: &mut Resources, out: &mut Vec<Grant>) {
         let n = &mut self.nodes[node as usize];
         n.running += 1;
         let (host, rack) = (n.name, n.rack);
         let g = &mut self.apps[s.app as usize].groups[s.group as usize];
-        let dec = |counts: &mut HashMap<u32, i32>, name: u32| {
+        let askers = &mut self.askers;
+        let mut dec = |counts: &mut HashMap<u32, i32>, name: u32| {
             if let Some(c) = counts.get_mut(&name) {
                 *c -= 1;
                 if *c <= 0 {
                     counts.remove(&name);
+                    askers[name as usize] -= 1;
                 }
             }
         };
@@ -1179,6 +1217,52 @@ fn synthesize_pool(g: &mut Group, node_by_name: &[NodeId], nodes: &[NodeState]) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl Session {
+        /// `askers` agrees with the groups' counts.
+        fn askers_consistent(&self) -> bool {
+            let mut want = vec![0u32; self.askers.len()];
+            for a in self.apps.iter().filter(|a| a.alive) {
+                for g in &a.groups {
+                    for (&name, &c) in &g.counts {
+                        if c > 0 {
+                            want[name as usize] += 1;
+                        }
+                    }
+                }
+            }
+            want == self.askers
+        }
+    }
+
+    #[test]
+    fn askers_index_follows_asks_grants_and_finished_apps() {
+        let mut s = session(PolicyKind::Asm1);
+        let h1 = s
+            .add_node("h1", "/r1", Resources::new(4096, 4), 1.0)
+            .unwrap();
+        let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+        let a = s.add_app("a", 1.0, 0).unwrap();
+        let b = s.add_app("b", 1.0, 1).unwrap();
+        for app in [a, b] {
+            for (res, n) in [("h1", 2), ("/r1", 2), (ANY, 2)] {
+                s.update_ask(app, 20, res, n, cap(), true).unwrap();
+            }
+        }
+        assert!(s.askers_consistent());
+        let mut out = Vec::new();
+        s.node_heartbeat(h1, Resources::new(4096, 4), 0, &mut out)
+            .unwrap();
+        assert_eq!(out.iter().map(|g| g.count).sum::<u32>(), 4);
+        assert!(s.askers_consistent());
+        s.update_ask(b, 20, "h2", 1, cap(), true).unwrap();
+        s.finish_app(a).unwrap();
+        assert!(s.askers_consistent());
+        // Nobody asks for h1 any more; b still asks for h2 but has no ANY left.
+        s.node_heartbeat(h2, cap(), 0, &mut out).unwrap();
+        assert!(out.is_empty());
+        assert!(s.askers_consistent());
+    }
 
     fn cap() -> Resources {
         Resources::new(1024, 1)
