@@ -256,8 +256,11 @@ pub struct Session {
     /// The smallest container any busy app asks for: a node with less free
     /// stops looking at once.
     min_ask: Resources,
-    /// Per interned host or rack name: how many ask groups ask for it, so a
-    /// local-only policy skips the FIFO visit at a node nobody asks for.
+    /// Busy ask groups with no host or rack asks (reducers).
+    location_less: u32,
+    /// Per interned host or rack name: how many ask groups with containers
+    /// left at ANY ask for it, so a local-only policy skips the FIFO visit at
+    /// a node nobody asks for.
     askers: Vec<u32>,
     /// The nodes with the longest queues at the last plan: where stealing
     /// looks for a victim (queues only shrink between plans).
@@ -291,6 +294,7 @@ impl Session {
             busy: Vec::new(),
             busy_stale: false,
             min_ask: Resources::new(i64::MAX, i32::MAX),
+            location_less: 0,
             askers: Vec::new(),
             steal_candidates: Vec::new(),
         }
@@ -487,22 +491,21 @@ impl Session {
         let a = self.app_mut(app)?;
         a.alive = false;
         let groups = std::mem::take(&mut a.groups);
-        for g in groups {
-            for (&name, _) in g.counts.iter().filter(|(_, &c)| c > 0) {
-                self.askers[name as usize] -= 1;
-            }
+        for g in groups.iter().filter(|g| g.any > 0) {
+            adjust_askers(&mut self.askers, g, -1);
         }
         self.rebuild_app_order();
         self.dirty = true;
         Ok(())
     }
 
-    fn group_mut(
+    /// Index of the app's ask group at `priority`, created if new.
+    fn group_index(
         &mut self,
         app: AppId,
         priority: i32,
         capability: Resources,
-    ) -> Result<&mut Group, SessionError> {
+    ) -> Result<usize, SessionError> {
         let a = self.app_mut(app)?;
         let i = match a.groups.binary_search_by_key(&priority, |g| g.priority) {
             Ok(i) => i,
@@ -524,7 +527,7 @@ impl Session {
                 i
             }
         };
-        Ok(&mut a.groups[i])
+        Ok(i)
     }
 
     /// One `ResourceRequest` of an application: `count` containers of
@@ -564,7 +567,8 @@ impl Session {
             ));
         }
         let name = (resource != ANY).then(|| self.intern(resource));
-        let g = self.group_mut(app, priority, capability)?;
+        let gi = self.group_index(app, priority, capability)?;
+        let g = &mut self.apps[app as usize].groups[gi];
         let crossed = name.is_none() && (g.any > 0) != (count > 0);
         let changed = match name {
             None => {
@@ -573,19 +577,28 @@ impl Session {
                 g.any = count;
                 g.capability = capability;
                 g.relax = relax_locality;
+                if crossed {
+                    adjust_askers(&mut self.askers, g, if count > 0 { 1 } else { -1 });
+                }
                 changed
             }
             Some(id) => {
                 let old = g.counts.get(&id).copied().unwrap_or(0);
+                let was_empty = g.counts.is_empty();
                 if count == 0 {
                     g.counts.remove(&id);
                 } else {
                     g.counts.insert(id, count);
                 }
-                match (old > 0, count > 0) {
-                    (false, true) => self.askers[id as usize] += 1,
-                    (true, false) => self.askers[id as usize] -= 1,
-                    _ => {}
+                // A group gaining its first or losing its last location
+                // changes the location-less count.
+                self.busy_stale |= was_empty != g.counts.is_empty();
+                if g.any > 0 {
+                    match (old > 0, count > 0) {
+                        (false, true) => self.askers[id as usize] += 1,
+                        (true, false) => self.askers[id as usize] -= 1,
+                        _ => {}
+                    }
                 }
                 old != count
             }
@@ -620,7 +633,8 @@ impl Session {
                 }
             })
             .collect();
-        let g = self.group_mut(app, priority, Resources::default())?;
+        let gi = self.group_index(app, priority, Resources::default())?;
+        let g = &mut self.apps[app as usize].groups[gi];
         g.pool = pool;
         g.exact = true;
         self.dirty = true;
@@ -709,13 +723,16 @@ impl Session {
                 .filter(|&a| apps[a as usize].groups.iter().any(|g| g.any > 0)),
         );
         let mut min = Resources::new(i64::MAX, i32::MAX);
+        let mut location_less = 0;
         for &a in &self.busy {
             for g in self.apps[a as usize].groups.iter().filter(|g| g.any > 0) {
                 min.memory_mb = min.memory_mb.min(g.capability.memory_mb);
                 min.vcores = min.vcores.min(g.capability.vcores);
+                location_less += g.counts.is_empty() as u32;
             }
         }
         self.min_ask = min;
+        self.location_less = location_less;
     }
 
     /// Re-plans now if an event changed the inputs; heartbeats do this lazily.
@@ -830,6 +847,9 @@ impl Session {
         }
         if !spill && self.askers[self.nodes[node as usize].name as usize] == 0 {
             // Nobody asks for this host: only location-less asks can run here.
+            if self.location_less == 0 {
+                return None;
+            }
             return self.serve_fifo(node, free, |g, _| {
                 g.counts.is_empty().then_some(Locality::OffSwitch)
             });
@@ -957,12 +977,15 @@ impl Session {
         let (host, rack) = (n.name, n.rack);
         let g = &mut self.apps[s.app as usize].groups[s.group as usize];
         let askers = &mut self.askers;
+        let mut became_empty = false;
+        let emptied = &mut became_empty;
         let mut dec = |counts: &mut HashMap<u32, i32>, name: u32| {
             if let Some(c) = counts.get_mut(&name) {
                 *c -= 1;
                 if *c <= 0 {
                     counts.remove(&name);
                     askers[name as usize] -= 1;
+                    *emptied |= counts.is_empty();
                 }
             }
         };
@@ -998,9 +1021,13 @@ impl Session {
             Locality::Rack => dec(&mut g.counts, rack),
             Locality::OffSwitch => {}
         }
+        self.busy_stale |= became_empty;
         g.any -= 1;
         if g.any == 0 {
             self.busy_stale = true;
+            // Host and rack asks stay (the AM's update settles them) but no
+            // longer make this group serve anything.
+            adjust_askers(&mut self.askers, g, -1);
         }
         free.memory_mb -= g.capability.memory_mb;
         free.vcores -= g.capability.vcores;
@@ -1185,6 +1212,14 @@ fn revive_exact(g: &mut Group, nodes: &[NodeState]) {
     }
 }
 
+/// Adds `delta` to the asker count of every host and rack `g` asks for.
+fn adjust_askers(askers: &mut [u32], g: &Group, delta: i32) {
+    for (&name, _) in g.counts.iter().filter(|(_, &c)| c > 0) {
+        let a = &mut askers[name as usize];
+        *a = a.wrapping_add_signed(delta);
+    }
+}
+
 fn synthesize_pool(g: &mut Group, node_by_name: &[NodeId], nodes: &[NodeState]) {
     let n = g.any.max(0) as usize;
     g.pool.clear();
@@ -1223,7 +1258,7 @@ mod tests {
         fn askers_consistent(&self) -> bool {
             let mut want = vec![0u32; self.askers.len()];
             for a in self.apps.iter().filter(|a| a.alive) {
-                for g in &a.groups {
+                for g in a.groups.iter().filter(|g| g.any > 0) {
                     for (&name, &c) in &g.counts {
                         if c > 0 {
                             want[name as usize] += 1;

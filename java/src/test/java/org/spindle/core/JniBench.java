@@ -47,6 +47,8 @@ public final class JniBench {
       // timed calls all find work, as on a busy cluster.
       int warmup = 100_000;
       long[] times = new long[calls];
+      long[] empty = new long[calls];
+      int empties = 0;
       long granted = 0;
       for (int i = 0; i < warmup + calls; i++) {
         int node = i % nodes;
@@ -55,6 +57,9 @@ public final class JniBench {
         long dt = System.nanoTime() - t0;
         if (i >= warmup) {
           times[i - warmup] = dt;
+          if (n == 0) {
+            empty[empties++] = dt;
+          }
         }
         for (int g = 0; g < n; g++) {
           granted += out[4 * g + 2];
@@ -62,6 +67,11 @@ public final class JniBench {
         }
       }
       Arrays.sort(times);
+      Arrays.sort(empty, 0, empties);
+      if (empties > 0) {
+        System.out.printf("%d timed calls granted nothing: p50 %.2f us, p99 %.2f us%n", empties,
+            empty[empties / 2] / 1000.0, empty[(int) (empties * 0.99)] / 1000.0);
+      }
       System.out.println("policy " + policy + ": first plan " + planMs + " ms; " + granted
           + " containers granted in " + (warmup + calls) + " heartbeats (the last " + calls + " timed)");
       System.out.printf("heartbeat p50 %.2f us, p99 %.2f us, %d calls%n",
