@@ -224,7 +224,6 @@ impl Group {
 
 struct AppState {
     name: String,
-    weight: f64,
     submit: i64,
     alive: bool,
     groups: Vec<Group>,
@@ -243,7 +242,6 @@ pub struct Session {
     /// Live applications in FIFO order (submit time, then registration).
     app_order: Vec<AppId>,
     dirty: bool,
-    plans: u64,
     /// Sum of the queue lengths (lets a stealing heartbeat skip the scan).
     queued_total: usize,
     alive_nodes: u32,
@@ -287,7 +285,6 @@ impl Session {
             app_by_name: HashMap::new(),
             app_order: Vec::new(),
             dirty: false,
-            plans: 0,
             queued_total: 0,
             alive_nodes: 0,
             booked: Vec::with_capacity(64),
@@ -298,10 +295,6 @@ impl Session {
             askers: Vec::new(),
             steal_candidates: Vec::new(),
         }
-    }
-
-    pub fn config(&self) -> &SessionConfig {
-        &self.cfg
     }
 
     fn intern(&mut self, name: &str) -> u32 {
@@ -412,7 +405,8 @@ impl Session {
         (id != NONE).then_some(id)
     }
 
-    /// An application is submitted.
+    /// An application is submitted. The weight is checked here; no policy of
+    /// this issue uses it yet (weighted completion time is S-PC's).
     pub fn add_app(
         &mut self,
         app: &str,
@@ -434,7 +428,6 @@ impl Session {
         let id = self.apps.len() as AppId;
         self.apps.push(AppState {
             name: app.to_string(),
-            weight,
             submit: submit_time,
             alive: true,
             groups: Vec::new(),
@@ -469,21 +462,6 @@ impl Session {
             });
         }
         Ok(a)
-    }
-
-    /// Application id of a registered application.
-    pub fn app_id(&self, app: &str) -> Option<AppId> {
-        self.app_by_name.get(app).copied()
-    }
-
-    /// The YARN application id string of `app`.
-    pub fn app_name(&self, app: AppId) -> Option<&str> {
-        self.apps.get(app as usize).map(|a| a.name.as_str())
-    }
-
-    /// Weight given at submission (used by weighted policies).
-    pub fn app_weight(&self, app: AppId) -> Option<f64> {
-        self.apps.get(app as usize).map(|a| a.weight)
     }
 
     /// An application finished or was killed: its asks and queued work go.
@@ -705,11 +683,6 @@ impl Session {
     /// task) realises the plan exactly; the stock MR AM picks its own.
     pub fn booked_tasks(&self) -> &[(AppId, i32, u32)] {
         &self.booked
-    }
-
-    /// How many plans have been computed (for hosts' metrics and tests).
-    pub fn plans_computed(&self) -> u64 {
-        self.plans
     }
 
     fn refresh_busy(&mut self) {
@@ -1049,7 +1022,6 @@ impl Session {
     /// Rebuilds every node's queue from the policy's plan over all pending tasks.
     fn replan(&mut self) {
         self.dirty = false;
-        self.plans += 1;
         for n in &mut self.nodes {
             n.queue.clear();
         }

@@ -101,17 +101,18 @@ unsafe fn guard<T: Default>(env: Env, f: impl FnOnce() -> Result<T, Fault>) -> T
     }
 }
 
-unsafe fn core<'a>(handle: jlong) -> Result<&'a Mutex<Core>, Fault> {
+/// Runs `f` on the core behind `handle`, under its lock. A panic inside an
+/// earlier call poisons the lock; the Session's state is still consistent
+/// (events validate before they change anything).
+unsafe fn locked<T>(
+    handle: jlong,
+    f: impl FnOnce(&mut Core) -> Result<T, Fault>,
+) -> Result<T, Fault> {
     if handle == 0 {
         return Err(Fault::Internal("the spindle core is closed".into()));
     }
-    Ok(&*(handle as *const Mutex<Core>))
-}
-
-fn with<T>(m: &Mutex<Core>, f: impl FnOnce(&mut Core) -> Result<T, Fault>) -> Result<T, Fault> {
-    // A panic inside an earlier call poisons the lock; the Session's state is
-    // still consistent (events validate before they change anything).
-    let mut guard = m.lock().unwrap_or_else(PoisonError::into_inner);
+    let core = &*(handle as *const Mutex<Core>);
+    let mut guard = core.lock().unwrap_or_else(PoisonError::into_inner);
     f(&mut guard)
 }
 
@@ -213,10 +214,9 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeAddNode(
     speed: jdouble,
 ) -> jint {
     guard(env, || {
-        let core = core(handle)?;
         let host = string(env, host, "host")?;
         let rack = string(env, rack, "rack")?;
-        with(core, |c| {
+        locked(handle, |c| {
             Ok(c.session
                 .add_node(&host, &rack, resources(memory_mb, vcores), speed)?
                 as jint)
@@ -232,9 +232,8 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeRemoveNode
     node: jint,
 ) {
     guard(env, || {
-        let core = core(handle)?;
         let node = id(node, "node id")?;
-        with(core, |c| Ok(c.session.remove_node(node)?))
+        locked(handle, |c| Ok(c.session.remove_node(node)?))
     })
 }
 
@@ -248,9 +247,8 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeAddApp(
     submit_ms: jlong,
 ) -> jint {
     guard(env, || {
-        let core = core(handle)?;
         let app = string(env, app, "application id")?;
-        with(core, |c| {
+        locked(handle, |c| {
             Ok(c.session.add_app(&app, weight, submit_ms)? as jint)
         })
     })
@@ -264,9 +262,8 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeFinishApp(
     app: jint,
 ) {
     guard(env, || {
-        let core = core(handle)?;
         let app = id(app, "application id")?;
-        with(core, |c| Ok(c.session.finish_app(app)?))
+        locked(handle, |c| Ok(c.session.finish_app(app)?))
     })
 }
 
@@ -285,10 +282,9 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeUpdateAsk(
     relax_locality: jboolean,
 ) {
     guard(env, || {
-        let core = core(handle)?;
         let app = id(app, "application id")?;
         let resource = string(env, resource, "resource name")?;
-        with(core, |c| {
+        locked(handle, |c| {
             Ok(c.session.update_ask(
                 app,
                 priority,
@@ -312,7 +308,6 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeInputBlock
     tasks: jobjectArray,
 ) {
     guard(env, || {
-        let core = core(handle)?;
         let app = id(app, "application id")?;
         if tasks.is_null() {
             return Err(Fault::BadInput("input blocks are null".into()));
@@ -332,7 +327,7 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeInputBlock
                     .collect(),
             );
         }
-        with(core, |c| {
+        locked(handle, |c| {
             Ok(c.session.set_input_blocks(app, priority, &lists)?)
         })
     })
@@ -346,9 +341,8 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeContainerF
     node: jint,
 ) {
     guard(env, || {
-        let core = core(handle)?;
         let node = id(node, "node id")?;
-        with(core, |c| Ok(c.session.container_finished(node)?))
+        locked(handle, |c| Ok(c.session.container_finished(node)?))
     })
 }
 
@@ -405,9 +399,8 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeHeartbeat(
     out: jintArray,
 ) -> jint {
     guard(env, || {
-        let core = core(handle)?;
         let node = id(node, "node id")?;
-        with(core, |c| {
+        locked(handle, |c| {
             let Core {
                 session,
                 grants,
@@ -431,8 +424,7 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeDrain(
     out: jintArray,
 ) -> jint {
     guard(env, || {
-        let core = core(handle)?;
-        with(core, |c| {
+        locked(handle, |c| {
             let written = write_grants(env, out, &c.overflow)?;
             c.overflow.drain(..written);
             Ok(written as jint)
@@ -448,8 +440,7 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativePanicForTe
     handle: jlong,
 ) {
     guard(env, || {
-        let core = core(handle)?;
-        with(core, |_| -> Result<(), Fault> {
+        locked(handle, |_| -> Result<(), Fault> {
             panic!("forced panic for a test (node {})", 42)
         })
     })
