@@ -16,6 +16,7 @@ use spindle_core::{Assignment, CostModel, Instance, Metrics, Planner, PolicyKind
 use spindle_sim::{simulate, NetworkModel, SimConfig, Workload};
 
 mod plot;
+mod repro;
 
 #[derive(Parser)]
 #[command(
@@ -40,6 +41,8 @@ enum Command {
     Bench(BenchArgs),
     /// Run MapReduce jobs on a simulated YARN cluster, once per policy.
     Simulate(SimulateArgs),
+    /// Rerun a seed paper's experiments and print our figures beside the paper's.
+    Repro(repro::ReproArgs),
 }
 
 #[derive(Args)]
@@ -227,6 +230,7 @@ fn main() {
         Command::Demo(a) => cmd_demo(a),
         Command::Bench(a) => cmd_bench(a),
         Command::Simulate(a) => cmd_simulate(a),
+        Command::Repro(a) => repro::run(&a).and_then(|t| emit(&t)),
     };
     if let Err(e) = result {
         eprintln!("spindle: error: {e:#}");

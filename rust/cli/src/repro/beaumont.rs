@@ -1,0 +1,15 @@
+//! Experiments of the beaumont seed paper. (Filled in by the issue #5 work.)
+
+use std::path::Path;
+
+use anyhow::{bail, Result};
+
+use super::{Opts, Report};
+
+pub fn run(_opts: &Opts) -> Result<Vec<Report>> {
+    bail!("spindle repro beaumont: not implemented yet")
+}
+
+pub fn plot(_path: &Path, _reports: &[Report]) -> Result<()> {
+    bail!("spindle repro beaumont --plot: not implemented yet")
+}

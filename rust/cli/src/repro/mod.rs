@@ -1,0 +1,207 @@
+//! `spindle repro`: reruns the seed papers' experiments with their published
+//! setups and prints our figures beside the paper's. One file per paper; this
+//! file holds the shared row format, the options and the printers.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+
+pub mod bar;
+pub mod beaumont;
+pub mod labl;
+
+/// Which paper's experiments to rerun.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Paper {
+    /// Seed 000, Beaumont et al.: Sect. 7.2 (homogeneous) and 7.3 (heterogeneous).
+    Beaumont,
+    /// Seed 004, Jin et al. (BAR): Table IV and the computation-time figure.
+    Bar,
+    /// Seed 001, Agosta et al. (LABL): Sect. 4.
+    Labl,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ReproFormat {
+    Table,
+    Json,
+}
+
+#[derive(Args)]
+pub struct ReproArgs {
+    /// The paper whose experiments to rerun.
+    #[arg(value_enum)]
+    pub paper: Paper,
+    /// Runs per configuration (default: the paper's own count).
+    #[arg(long)]
+    pub runs: Option<usize>,
+    /// Tiny sizes and few runs: checks that every experiment runs, in seconds.
+    #[arg(long)]
+    pub quick: bool,
+    /// Seed of the random instances.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[arg(long, value_enum, default_value_t = ReproFormat::Table)]
+    pub format: ReproFormat,
+    /// Also draw the results as an SVG chart.
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+    /// No progress bar (it is also hidden when stderr is not a terminal).
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+/// What every experiment module receives.
+pub struct Opts {
+    pub runs: Option<usize>,
+    pub quick: bool,
+    pub seed: u64,
+    pub progress: ProgressBar,
+}
+
+impl Opts {
+    /// The run count: `--runs`, else 2 in quick mode, else the paper's.
+    pub fn runs_or(&self, paper_runs: usize) -> usize {
+        match (self.runs, self.quick) {
+            (Some(n), _) => n.max(1),
+            (None, true) => paper_runs.min(2),
+            (None, false) => paper_runs,
+        }
+    }
+}
+
+/// One experiment (a table or figure of a paper).
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// e.g. "bar-table-iv".
+    pub experiment: String,
+    /// Free text printed under the table: deviations from the paper's setup.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    pub rows: Vec<Row>,
+}
+
+/// One (setup, policy) pair: our measured figures and the paper's, where it gives them.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    pub setup: BTreeMap<String, serde_json::Value>,
+    pub policy: String,
+    pub ours: BTreeMap<String, f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paper: Option<BTreeMap<String, f64>>,
+}
+
+pub fn run(args: &ReproArgs) -> Result<String> {
+    let progress = if args.no_progress {
+        ProgressBar::hidden()
+    } else {
+        let pb = ProgressBar::new(0);
+        pb.set_style(
+            ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} {elapsed}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        pb
+    };
+    let opts = Opts {
+        runs: args.runs,
+        quick: args.quick,
+        seed: args.seed,
+        progress,
+    };
+    let reports = match args.paper {
+        Paper::Bar => bar::run(&opts)?,
+        Paper::Beaumont => beaumont::run(&opts)?,
+        Paper::Labl => labl::run(&opts)?,
+    };
+    opts.progress.finish_and_clear();
+    if let Some(path) = &args.plot {
+        match args.paper {
+            Paper::Bar => bar::plot(path, &reports)?,
+            Paper::Beaumont => beaumont::plot(path, &reports)?,
+            Paper::Labl => labl::plot(path, &reports)?,
+        }
+    }
+    Ok(match args.format {
+        ReproFormat::Json => serde_json::to_string_pretty(&reports)? + "\n",
+        ReproFormat::Table => reports.iter().map(table).collect(),
+    })
+}
+
+/// A report as text: one line per row, setup, policy, then each metric as
+/// `ours` or `ours (paper P)`.
+pub fn table(report: &Report) -> String {
+    let mut out = format!("== {} ==\n", report.experiment);
+    for row in &report.rows {
+        let setup: Vec<String> = row
+            .setup
+            .iter()
+            .map(|(k, v)| match v {
+                serde_json::Value::String(s) => format!("{k}={s}"),
+                other => format!("{k}={other}"),
+            })
+            .collect();
+        let _ = write!(out, "{:<32} {:<20}", setup.join(" "), row.policy);
+        for (metric, ours) in &row.ours {
+            let _ = write!(out, " {metric}={}", fmt_num(*ours));
+            if let Some(p) = row.paper.as_ref().and_then(|p| p.get(metric)) {
+                let _ = write!(out, " (paper {})", fmt_num(*p));
+            }
+        }
+        out.push('\n');
+    }
+    for note in &report.notes {
+        let _ = writeln!(out, "note: {note}");
+    }
+    out.push('\n');
+    out
+}
+
+fn fmt_num(x: f64) -> String {
+    if x == x.trunc() && x.abs() < 1e9 {
+        format!("{x:.0}")
+    } else if x.abs() >= 100.0 {
+        format!("{x:.1}")
+    } else {
+        format!("{x:.3}")
+    }
+}
+
+/// Shorthand for building a setup map.
+pub fn setup<const N: usize>(
+    pairs: [(&str, serde_json::Value); N],
+) -> BTreeMap<String, serde_json::Value> {
+    pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+}
+
+/// Shorthand for building a metric map.
+pub fn metrics<const N: usize>(pairs: [(&str, f64); N]) -> BTreeMap<String, f64> {
+    pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_puts_the_paper_value_beside_ours() {
+        let r = Report {
+            experiment: "x".into(),
+            notes: vec!["synthetic".into()],
+            rows: vec![Row {
+                setup: setup([("system", "E1".into()), ("q", 10.into())]),
+                policy: "mb".into(),
+                ours: metrics([("locality", 0.5)]),
+                paper: Some(metrics([("locality", 0.487)])),
+            }],
+        };
+        let t = table(&r);
+        assert!(t.contains("q=10 system=E1"), "{t}");
+        assert!(t.contains("locality=0.500 (paper 0.487)"), "{t}");
+        assert!(t.contains("note: synthetic"), "{t}");
+    }
+}
