@@ -11,7 +11,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * core, internal fault), with the core's message; the state is intact after
  * either.
  */
-public final class SpindleCore implements AutoCloseable {
+public final class SpindleCore implements Core {
   /** Locality codes in grant buffers. */
   public static final int NODE_LOCAL = 0;
   public static final int RACK_LOCAL = 1;
@@ -64,6 +64,7 @@ public final class SpindleCore implements AutoCloseable {
     return handle;
   }
 
+  @Override
   public int addNode(String host, String rack, long memoryMb, int vcores, double speed) {
     lock.readLock().lock();
     try {
@@ -73,6 +74,7 @@ public final class SpindleCore implements AutoCloseable {
     }
   }
 
+  @Override
   public void removeNode(int node) {
     lock.readLock().lock();
     try {
@@ -82,6 +84,7 @@ public final class SpindleCore implements AutoCloseable {
     }
   }
 
+  @Override
   public int addApp(String appId, double weight, long submitMs) {
     lock.readLock().lock();
     try {
@@ -91,6 +94,7 @@ public final class SpindleCore implements AutoCloseable {
     }
   }
 
+  @Override
   public void finishApp(int app) {
     lock.readLock().lock();
     try {
@@ -101,6 +105,7 @@ public final class SpindleCore implements AutoCloseable {
   }
 
   /** One ResourceRequest: an absolute count at a host, a rack or "*". */
+  @Override
   public void updateAsk(int app, int priority, String resource, int count, long memoryMb, int vcores,
       boolean relaxLocality) {
     lock.readLock().lock();
@@ -121,6 +126,7 @@ public final class SpindleCore implements AutoCloseable {
     }
   }
 
+  @Override
   public void containerFinished(int node) {
     lock.readLock().lock();
     try {
@@ -135,6 +141,7 @@ public final class SpindleCore implements AutoCloseable {
    * each) and returns how many the core decided. If that is more than
    * {@code out.length / GRANT_INTS}, fetch the rest with {@link #drain}.
    */
+  @Override
   public int heartbeat(int node, long freeMemoryMb, int freeVcores, long nowMs, int[] out) {
     lock.readLock().lock();
     try {
@@ -145,6 +152,7 @@ public final class SpindleCore implements AutoCloseable {
   }
 
   /** The grants of the last heartbeat that did not fit its buffer; returns how many were written. */
+  @Override
   public int drain(int[] out) {
     lock.readLock().lock();
     try {

@@ -7,52 +7,17 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import static org.spindle.core.TestKit.check;
+import static org.spindle.core.TestKit.expect;
+import static org.spindle.core.TestKit.finish;
+import static org.spindle.core.TestKit.test;
 
 /**
- * JVM tests of the JNI core, as a plain driver (no test framework needed):
- * prints one line per test and a closing "N passed, N failed" line; exits 1
- * on a failure. System properties: spindle.library.path (the .so),
+ * JVM tests of the JNI core ({@link TestKit} harness). System properties: spindle.library.path (the .so),
  * spindle.events (a stream recorded by `spindle simulate --record-events`),
  * spindle.events.policy (the policy it was recorded with).
  */
 public final class SpindleCoreTest {
-  private static int passed;
-  private static int failed;
-
-  interface Body {
-    void run() throws Exception;
-  }
-
-  private static void test(String name, Body body) {
-    try {
-      body.run();
-      passed++;
-      System.out.println("ok   " + name);
-    } catch (Throwable t) {
-      failed++;
-      System.out.println("FAIL " + name + ": " + t);
-      t.printStackTrace(System.out);
-    }
-  }
-
-  static void check(boolean condition, String message) {
-    if (!condition) {
-      throw new AssertionError(message);
-    }
-  }
-
-  static <T extends Throwable> T expect(Class<T> type, Body body) throws Exception {
-    try {
-      body.run();
-    } catch (Throwable t) {
-      if (type.isInstance(t)) {
-        return type.cast(t);
-      }
-      throw new AssertionError("expected " + type.getSimpleName() + ", got " + t, t);
-    }
-    throw new AssertionError("expected " + type.getSimpleName() + ", nothing was thrown");
-  }
-
   static SpindleCore core(String policy) {
     SpindleCore.Config c = new SpindleCore.Config();
     c.policy = policy;
@@ -65,8 +30,7 @@ public final class SpindleCoreTest {
     test("8 threads, 1,000,000 calls", SpindleCoreTest::threads);
     test("10,000,000 heartbeats with flat resident memory", SpindleCoreTest::memory);
     test("grants beyond the buffer are drained, not lost", SpindleCoreTest::drain);
-    System.out.println(passed + " passed, " + failed + " failed");
-    System.exit(failed == 0 ? 0 : 1);
+    finish();
   }
 
   /** Every heartbeat of the recorded stream gives, through JNI, the grants the Rust Session gave. */

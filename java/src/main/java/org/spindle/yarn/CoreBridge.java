@@ -1,0 +1,233 @@
+package org.spindle.yarn;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.spindle.core.Core;
+import org.spindle.core.SpindleCore;
+
+/**
+ * The adapter's view of the core, Hadoop-free: names to dense ids, every core
+ * call guarded. A call that throws is logged and counted, and whatever it
+ * concerned falls back to FIFO: a node the core does not know, an app whose
+ * registration or asks were lost, or one heartbeat. So a core that throws on
+ * every call leaves a FIFO cluster, never a stuck one.
+ *
+ * <p>Thread-safety: the RM calls node, app and heartbeat methods from its one
+ * dispatcher thread and {@link #asks} from AM RPC threads; methods are
+ * synchronized on this bridge (the core itself is thread-safe; this guards
+ * the maps and the grant buffer).
+ */
+public final class CoreBridge implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(CoreBridge.class);
+
+  /** One ResourceRequest, Hadoop-free. */
+  public static final class Ask {
+    public final int priority;
+    public final String resource;
+    public final int count;
+    public final long memoryMb;
+    public final int vcores;
+    public final boolean relaxLocality;
+
+    public Ask(int priority, String resource, int count, long memoryMb, int vcores,
+        boolean relaxLocality) {
+      this.priority = priority;
+      this.resource = resource;
+      this.count = count;
+      this.memoryMb = memoryMb;
+      this.vcores = vcores;
+      this.relaxLocality = relaxLocality;
+    }
+  }
+
+  private final Core core;
+  private final Map<String, Integer> nodes = new HashMap<>();
+  private final Map<Object, Integer> apps = new HashMap<>();
+  /** Core app id to the caller's app key. */
+  private final List<Object> appKeys = new ArrayList<>();
+  /** Apps the core lost track of: served by FIFO after the core's grants. */
+  private final Set<Object> fifoApps = new HashSet<>();
+  private int[] buf = new int[SpindleCore.GRANT_INTS * 64];
+  private final AtomicLong fallbackHeartbeats = new AtomicLong();
+  private final AtomicLong coreErrors = new AtomicLong();
+
+  public CoreBridge(Core core) {
+    this.core = core;
+  }
+
+  /** Heartbeats (wholly or partly) allocated by the FIFO fallback. */
+  public long fallbackHeartbeats() {
+    return fallbackHeartbeats.get();
+  }
+
+  /** Core calls that threw. */
+  public long coreErrors() {
+    return coreErrors.get();
+  }
+
+  private void failed(String what, RuntimeException e) {
+    long n = coreErrors.incrementAndGet();
+    // A core that fails on every call must not flood the RM log.
+    if (n <= 10) {
+      LOG.error("spindle core failed on " + what + "; FIFO serves it: " + e, e);
+    } else if (n % 1000 == 0) {
+      LOG.error(n + " spindle core failures so far; latest, on " + what + ": " + e);
+    }
+  }
+
+  public synchronized void nodeAdded(String name, String rack, long memoryMb, int vcores) {
+    try {
+      nodes.put(name, core.addNode(name, rack, memoryMb, vcores, 1.0));
+    } catch (RuntimeException e) {
+      failed("adding node " + name, e);
+    }
+  }
+
+  public synchronized void nodeRemoved(String name) {
+    Integer id = nodes.remove(name);
+    if (id == null) {
+      return;
+    }
+    try {
+      core.removeNode(id);
+    } catch (RuntimeException e) {
+      failed("removing node " + name, e);
+    }
+  }
+
+  /** Registers an app attempt; {@code key} identifies it in grants. */
+  public synchronized void appAdded(Object key, long submitMs) {
+    try {
+      int id = core.addApp(key.toString(), 1.0, submitMs);
+      apps.put(key, id);
+      while (appKeys.size() <= id) {
+        appKeys.add(null);
+      }
+      appKeys.set(id, key);
+    } catch (RuntimeException e) {
+      failed("adding app " + key, e);
+      fifoApps.add(key);
+    }
+  }
+
+  public synchronized void appRemoved(Object key) {
+    fifoApps.remove(key);
+    Integer id = apps.remove(key);
+    if (id == null) {
+      return;
+    }
+    appKeys.set(id, null);
+    try {
+      core.finishApp(id);
+    } catch (RuntimeException e) {
+      failed("finishing app " + key, e);
+    }
+  }
+
+  /** Forwards an AM's asks (absolute counts, as YARN keeps them). */
+  public synchronized void asks(Object key, List<Ask> asks) {
+    Integer id = apps.get(key);
+    if (id == null) {
+      return; // unknown to the core: FIFO reads the asks from the attempt itself
+    }
+    for (Ask a : asks) {
+      try {
+        core.updateAsk(id, a.priority, a.resource, a.count, a.memoryMb, a.vcores, a.relaxLocality);
+      } catch (RuntimeException e) {
+        failed("asks of app " + key + " (priority " + a.priority + ", resource " + a.resource
+            + ", count " + a.count + ")", e);
+        fifoApps.add(key);
+        return;
+      }
+    }
+  }
+
+  public synchronized void containerFinished(String node) {
+    Integer id = nodes.get(node);
+    if (id == null) {
+      return;
+    }
+    try {
+      core.containerFinished(id);
+    } catch (RuntimeException e) {
+      failed("a finished container on node " + node, e);
+    }
+  }
+
+  /** Whether FIFO must serve {@code app} (the core lost it). */
+  public synchronized boolean isFifoApp(Object key) {
+    return fifoApps.contains(key);
+  }
+
+  /** Whether any app is served by FIFO. */
+  public synchronized boolean hasFifoApps() {
+    return !fifoApps.isEmpty();
+  }
+
+  /**
+   * Asks the core what {@code node} runs next and hands each grant to
+   * {@code sink}. Returns false when the core could not decide (unknown node,
+   * or the core threw): the caller then runs the FIFO fallback for this
+   * heartbeat.
+   */
+  public synchronized boolean heartbeat(String node, long freeMemoryMb, int freeVcores,
+      long nowMs, GrantSink sink) {
+    Integer id = nodes.get(node);
+    if (id == null) {
+      fallbackHeartbeats.incrementAndGet();
+      return false;
+    }
+    int n;
+    try {
+      n = core.heartbeat(id, freeMemoryMb, freeVcores, nowMs, buf);
+      int fitted = buf.length / SpindleCore.GRANT_INTS;
+      if (n > fitted) {
+        // A rare big heartbeat: grow the buffer once and fetch the rest.
+        int[] rest = new int[(n - fitted) * SpindleCore.GRANT_INTS];
+        int got = core.drain(rest);
+        if (got != n - fitted) {
+          throw new IllegalStateException(
+              "drain returned " + got + " grants, expected " + (n - fitted));
+        }
+        int[] grown = new int[n * SpindleCore.GRANT_INTS];
+        System.arraycopy(buf, 0, grown, 0, buf.length);
+        System.arraycopy(rest, 0, grown, buf.length, rest.length);
+        buf = grown;
+      }
+    } catch (RuntimeException e) {
+      failed("the heartbeat of node " + node, e);
+      fallbackHeartbeats.incrementAndGet();
+      return false;
+    }
+    for (int g = 0; g < n; g++) {
+      int o = g * SpindleCore.GRANT_INTS;
+      int app = buf[o];
+      Object key = app >= 0 && app < appKeys.size() ? appKeys.get(app) : null;
+      if (key == null) {
+        LOG.warn("spindle core granted to unknown app id " + app + " on node " + node);
+        continue;
+      }
+      sink.grant(key, buf[o + 1], buf[o + 2], buf[o + 3]);
+    }
+    if (!fifoApps.isEmpty()) {
+      fallbackHeartbeats.incrementAndGet();
+    }
+    return true;
+  }
+
+  @Override
+  public synchronized void close() {
+    try {
+      core.close();
+    } catch (RuntimeException e) {
+      failed("close", e);
+    }
+  }
+}

@@ -1,0 +1,768 @@
+package org.spindle.yarn;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import javax.management.ObjectName;
+import org.apache.hadoop.conf.Configurable;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.ContainerStatus;
+import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.api.records.Priority;
+import org.apache.hadoop.yarn.api.records.QueueACL;
+import org.apache.hadoop.yarn.api.records.QueueInfo;
+import org.apache.hadoop.yarn.api.records.QueueState;
+import org.apache.hadoop.yarn.api.records.QueueUserACLInfo;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceRequest;
+import org.apache.hadoop.yarn.api.records.SchedulingRequest;
+import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
+import org.apache.hadoop.yarn.server.resourcemanager.recovery.RMStateStore.RMState;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppEventType;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptEventType;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerEventType;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerState;
+import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractYarnScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ActiveUsersManager;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.Allocation;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ContainerUpdates;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.NodeType;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.Queue;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplication;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicationAttempt;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerUtils;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.PendingAsk;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAddedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAttemptAddedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAttemptRemovedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppRemovedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.ContainerExpiredSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeAddedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeRemovedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeResourceUpdateSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeUpdateSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.ReleaseContainerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.SchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.placement.AppPlacementAllocator;
+import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
+import org.apache.hadoop.yarn.server.utils.BuilderUtils;
+import org.apache.hadoop.yarn.util.Records;
+import org.apache.hadoop.yarn.util.resource.DefaultResourceCalculator;
+import org.apache.hadoop.yarn.util.resource.ResourceCalculator;
+import org.apache.hadoop.yarn.util.resource.Resources;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.spindle.core.Core;
+import org.spindle.core.SpindleCore;
+
+/**
+ * The ResourceManager scheduler: {@code yarn.resourcemanager.scheduler.class =
+ * org.spindle.yarn.SpindleScheduler}. FifoScheduler's structure (one default
+ * queue, apps in submission order), but each heartbeat's placement comes from
+ * the Spindle core; if the core throws, that heartbeat is allocated as
+ * FifoScheduler would (see {@link CoreBridge}). Fallbacks are counted in the
+ * JMX bean {@code Hadoop:service=ResourceManager,name=SpindleScheduler},
+ * shown on the RM's /jmx page.
+ */
+public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, FiCaSchedulerNode>
+    implements Configurable {
+  private static final Logger LOG = LoggerFactory.getLogger(SpindleScheduler.class);
+  private static final String QUEUE_NAME = "default";
+  private static final String INCLUDE_PORT = "yarn.scheduler.include-port-in-node-name";
+
+  private Configuration conf;
+  private boolean usePortForNodeName;
+  private ActiveUsersManager activeUsersManager;
+  private QueueMetrics metrics;
+  private SpindleSettings settings;
+  private CoreBridge bridge;
+  private final ResourceCalculator calculator = new DefaultResourceCalculator();
+  private final Resource usedResource = Resources.createResource(0, 0);
+  /** Reused per heartbeat: allocations on the node being served. */
+  private final NodeSink sink = new NodeSink();
+  /** Apps whose AM is unmanaged (3.4+ reports it; the metrics calls take the flag). */
+  private final Set<ApplicationId> unmanagedApps = ConcurrentHashMap.newKeySet();
+
+  private final Queue queue = new Queue() {
+    @Override
+    public String getQueueName() {
+      return QUEUE_NAME;
+    }
+
+    @Override
+    public QueueMetrics getMetrics() {
+      return metrics;
+    }
+
+    @Override
+    public QueueInfo getQueueInfo(boolean includeChildQueues, boolean recursive) {
+      QueueInfo info = Records.newRecord(QueueInfo.class);
+      info.setQueueName(QUEUE_NAME);
+      info.setCapacity(1.0f);
+      long cluster = getClusterResource().getMemorySize();
+      info.setCurrentCapacity(cluster == 0 ? 0.0f : (float) usedResource.getMemorySize() / cluster);
+      info.setMaximumCapacity(1.0f);
+      info.setChildQueues(new ArrayList<QueueInfo>());
+      info.setQueueState(QueueState.RUNNING);
+      return info;
+    }
+
+    @Override
+    public List<QueueUserACLInfo> getQueueUserAclInfo(UserGroupInformation user) {
+      QueueUserACLInfo info = Records.newRecord(QueueUserACLInfo.class);
+      info.setQueueName(QUEUE_NAME);
+      info.setUserAcls(Arrays.asList(QueueACL.values()));
+      return Collections.singletonList(info);
+    }
+
+    @Override
+    public boolean hasAccess(QueueACL acl, UserGroupInformation user) {
+      return true; // FifoScheduler's default queue allows everyone ("*")
+    }
+
+    @Override
+    public ActiveUsersManager getAbstractUsersManager() {
+      return activeUsersManager;
+    }
+
+    @Override
+    public void recoverContainer(Resource clusterResource, SchedulerApplicationAttempt attempt,
+        RMContainer rmContainer) {
+      if (rmContainer.getState().equals(RMContainerState.COMPLETED)) {
+        return;
+      }
+      Resources.addTo(usedResource, rmContainer.getAllocatedResource());
+      updateAppHeadRoom(attempt);
+      updateAvailableResourcesMetrics();
+    }
+
+    @Override
+    public Set<String> getAccessibleNodeLabels() {
+      return null;
+    }
+
+    @Override
+    public String getDefaultNodeLabelExpression() {
+      return null;
+    }
+
+    @Override
+    public void incPendingResource(String nodeLabel, Resource resourceToInc) {}
+
+    @Override
+    public void decPendingResource(String nodeLabel, Resource resourceToDec) {}
+
+    @Override
+    public Priority getDefaultApplicationPriority() {
+      return null;
+    }
+
+    @Override
+    public void incReservedResource(String partition, Resource reservedRes) {}
+
+    @Override
+    public void decReservedResource(String partition, Resource reservedRes) {}
+  };
+
+  public SpindleScheduler() {
+    super(SpindleScheduler.class.getName());
+  }
+
+  @Override
+  public void serviceInit(Configuration conf) throws Exception {
+    initScheduler(conf);
+    super.serviceInit(conf);
+  }
+
+  private synchronized void initScheduler(Configuration conf) {
+    applications = new ConcurrentSkipListMap<>(); // app-id order, as FIFO
+    minimumAllocation = super.getMinimumAllocation();
+    initMaximumResourceCapability(super.getMaximumAllocation());
+    usePortForNodeName = conf.getBoolean(INCLUDE_PORT, false);
+    metrics = QueueMetrics.forQueue(QUEUE_NAME, null, false, conf);
+    activeUsersManager = new ActiveUsersManager(metrics);
+    Configuration withSite = new Configuration(conf);
+    withSite.addResource(SpindleSettings.SITE_FILE);
+    settings = SpindleSettings.read(withSite::get);
+    bridge = new CoreBridge(openCore(settings));
+    registerBean();
+    LOG.info("Spindle scheduler: policy " + settings.core.policy + ", fallback "
+        + settings.fallback + ", Hadoop " + HadoopCompat.line() + " API");
+  }
+
+  /** The JNI core, or a core that always throws (every heartbeat FIFO) if it cannot load. */
+  private static Core openCore(SpindleSettings s) {
+    try {
+      if (!s.libraryPath.isEmpty()) {
+        SpindleCore.load(s.libraryPath);
+      }
+      return new SpindleCore(s.core);
+    } catch (UnsatisfiedLinkError | RuntimeException e) {
+      LOG.error("cannot start the spindle core (" + e + "); every heartbeat will be allocated"
+          + " FIFO. Check " + SpindleSettings.LIBRARY_PATH + " / java.library.path and "
+          + SpindleSettings.POLICY, e);
+      return new BrokenCore(e.toString());
+    }
+  }
+
+  /** Counters for the RM's /jmx page. */
+  public interface SpindleSchedulerMXBean {
+    long getFallbackHeartbeats();
+
+    long getCoreErrors();
+
+    String getPolicy();
+  }
+
+  private void registerBean() {
+    try {
+      ObjectName name = new ObjectName("Hadoop:service=ResourceManager,name=SpindleScheduler");
+      javax.management.MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+      if (server.isRegistered(name)) {
+        server.unregisterMBean(name);
+      }
+      final CoreBridge b = bridge;
+      final String policy = settings.core.policy;
+      server.registerMBean(new SpindleSchedulerMXBean() {
+        @Override
+        public long getFallbackHeartbeats() {
+          return b.fallbackHeartbeats();
+        }
+
+        @Override
+        public long getCoreErrors() {
+          return b.coreErrors();
+        }
+
+        @Override
+        public String getPolicy() {
+          return policy;
+        }
+      }, name);
+    } catch (Exception e) {
+      LOG.warn("cannot register the SpindleScheduler JMX bean: " + e);
+    }
+  }
+
+  /** Heartbeats allocated (wholly or partly) by the FIFO fallback. */
+  public long getFallbackHeartbeats() {
+    return bridge.fallbackHeartbeats();
+  }
+
+  @Override
+  public void serviceStop() throws Exception {
+    if (bridge != null) {
+      bridge.close();
+    }
+    super.serviceStop();
+  }
+
+  @Override
+  public synchronized void setConf(Configuration conf) {
+    this.conf = conf;
+  }
+
+  @Override
+  public synchronized Configuration getConf() {
+    return conf;
+  }
+
+  @Override
+  public int getNumClusterNodes() {
+    return nodeTracker.nodeCount();
+  }
+
+  @Override
+  public synchronized void setRMContext(RMContext rmContext) {
+    this.rmContext = rmContext;
+  }
+
+  @Override
+  public synchronized void reinitialize(Configuration conf, RMContext rmContext)
+      throws IOException {
+    setConf(conf);
+    super.reinitialize(conf, rmContext);
+  }
+
+  /** ResourceRequests as the core's asks. */
+  public static List<CoreBridge.Ask> toAsks(List<ResourceRequest> requests) {
+    List<CoreBridge.Ask> asks = new ArrayList<>(requests.size());
+    for (ResourceRequest r : requests) {
+      Resource c = r.getCapability();
+      asks.add(new CoreBridge.Ask(r.getPriority().getPriority(), r.getResourceName(),
+          r.getNumContainers(), c.getMemorySize(), c.getVirtualCores(), r.getRelaxLocality()));
+    }
+    return asks;
+  }
+
+  @Override
+  public Allocation allocate(ApplicationAttemptId attemptId, List<ResourceRequest> ask,
+      List<SchedulingRequest> schedulingRequests, List<ContainerId> release,
+      List<String> blacklistAdditions, List<String> blacklistRemovals,
+      ContainerUpdates updateRequests) {
+    SpindleAppAttempt app = getApplicationAttempt(attemptId);
+    if (app == null || !app.getApplicationAttemptId().equals(attemptId)) {
+      LOG.error("allocate for removed or unknown application attempt " + attemptId);
+      return EMPTY_ALLOCATION;
+    }
+    normalizeResourceRequests(ask);
+    releaseContainers(release, app);
+    synchronized (app) {
+      if (app.isStopped()) {
+        return EMPTY_ALLOCATION;
+      }
+      if (!ask.isEmpty()) {
+        app.updateResourceRequests(ask);
+        bridge.asks(attemptId, toAsks(ask));
+      }
+      app.updateBlacklist(blacklistAdditions, blacklistRemovals);
+      Resource headroom = app.getHeadroom();
+      app.setApplicationHeadroomForMetrics(headroom);
+      return new Allocation(app.pullNewlyAllocatedContainers(), headroom, null, null, null,
+          app.pullUpdatedNMTokens());
+    }
+  }
+
+  private synchronized void addApplication(ApplicationId id, String user, boolean recovering,
+      boolean unmanagedAM) {
+    SchedulerApplication<SpindleAppAttempt> app =
+        HadoopCompat.newApplication(queue, user, unmanagedAM);
+    applications.put(id, app);
+    if (unmanagedAM) {
+      unmanagedApps.add(id);
+    }
+    HadoopCompat.submitApp(metrics, user, unmanagedAM);
+    LOG.info("Accepted application " + id + " from user " + user + ", " + applications.size()
+        + " applications");
+    if (!recovering) {
+      rmContext.getDispatcher().getEventHandler()
+          .handle(new RMAppEvent(id, RMAppEventType.APP_ACCEPTED));
+    }
+  }
+
+  private synchronized void addApplicationAttempt(ApplicationAttemptId attemptId,
+      boolean transferState, boolean recovering) {
+    SchedulerApplication<SpindleAppAttempt> app = applications.get(attemptId.getApplicationId());
+    if (app == null) {
+      LOG.error("attempt " + attemptId + " of an unknown application");
+      return;
+    }
+    String user = app.getUser();
+    SpindleAppAttempt attempt =
+        new SpindleAppAttempt(attemptId, user, queue, activeUsersManager, rmContext);
+    if (transferState) {
+      attempt.transferStateFromPreviousAttempt(app.getCurrentAppAttempt());
+    }
+    app.setCurrentAppAttempt(attempt);
+    HadoopCompat.submitAppAttempt(metrics, user,
+        unmanagedApps.contains(attemptId.getApplicationId()));
+    bridge.appAdded(attemptId, System.currentTimeMillis());
+    LOG.info("Added application attempt " + attemptId + " from user " + user);
+    if (!recovering) {
+      rmContext.getDispatcher().getEventHandler()
+          .handle(new RMAppAttemptEvent(attemptId, RMAppAttemptEventType.ATTEMPT_ADDED));
+    }
+  }
+
+  private synchronized void doneApplication(ApplicationId id, RMAppState finalState) {
+    SchedulerApplication<SpindleAppAttempt> app = applications.get(id);
+    if (app == null) {
+      LOG.warn("Couldn't find application " + id);
+      return;
+    }
+    activeUsersManager.deactivateApplication(app.getUser(), id);
+    app.stop(finalState);
+    applications.remove(id);
+    unmanagedApps.remove(id);
+  }
+
+  private synchronized void doneApplicationAttempt(ApplicationAttemptId attemptId,
+      RMAppAttemptState finalState, boolean keepContainers) {
+    SpindleAppAttempt attempt = getApplicationAttempt(attemptId);
+    bridge.appRemoved(attemptId);
+    if (attempt == null) {
+      LOG.warn("Unknown application attempt " + attemptId + " has completed");
+      return;
+    }
+    for (RMContainer c : attempt.getLiveContainers()) {
+      if (keepContainers && c.getState().equals(RMContainerState.RUNNING)) {
+        continue; // work-preserving AM restart
+      }
+      super.completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(
+          c.getContainerId(), SchedulerUtils.COMPLETED_APPLICATION), RMContainerEventType.KILL);
+    }
+    attempt.stop(finalState);
+  }
+
+  @Override
+  protected synchronized void nodeUpdate(RMNode nm) {
+    super.nodeUpdate(nm);
+    if (rmContext.isWorkPreservingRecoveryEnabled()
+        && !rmContext.isSchedulerReadyForAllocatingContainers()) {
+      return;
+    }
+    FiCaSchedulerNode node = (FiCaSchedulerNode) getNode(nm.getNodeID());
+    if (node != null && Resources.greaterThanOrEqual(calculator, getClusterResource(),
+        node.getUnallocatedResource(), minimumAllocation)) {
+      assignContainers(node);
+    }
+    updateAvailableResourcesMetrics();
+  }
+
+  /** One heartbeat: the core's grants, then FIFO for what the core cannot serve. */
+  private void assignContainers(FiCaSchedulerNode node) {
+    Resource free = node.getUnallocatedResource();
+    sink.node = node;
+    boolean served = bridge.heartbeat(node.getNodeName(), free.getMemorySize(),
+        free.getVirtualCores(), System.currentTimeMillis(), sink);
+    if (!served) {
+      if (settings.fallback == SpindleSettings.Fallback.FIFO) {
+        fifo(node, false);
+      }
+    } else if (bridge.hasFifoApps()) {
+      fifo(node, true);
+    }
+    sink.node = null;
+    for (SchedulerApplication<SpindleAppAttempt> app : applications.values()) {
+      SpindleAppAttempt attempt = app.getCurrentAppAttempt();
+      if (attempt != null) {
+        updateAppHeadRoom(attempt);
+      }
+    }
+  }
+
+  /** FifoScheduler's pass on this node, over every app or only those the core lost. */
+  private void fifo(FiCaSchedulerNode node, boolean onlyLostApps) {
+    List<FifoFallback.App> apps = new ArrayList<>();
+    for (Map.Entry<ApplicationId, SchedulerApplication<SpindleAppAttempt>> e
+        : applications.entrySet()) {
+      SpindleAppAttempt attempt = e.getValue().getCurrentAppAttempt();
+      if (attempt == null || attempt.isStopped() || blacklisted(attempt, node)) {
+        continue;
+      }
+      ApplicationAttemptId id = attempt.getApplicationAttemptId();
+      if (onlyLostApps && !bridge.isFifoApp(id)) {
+        continue;
+      }
+      FifoFallback.App app = new FifoFallback.App(id);
+      synchronized (attempt) {
+        for (SchedulerRequestKey key : attempt.getSchedulerKeys()) {
+          PendingAsk any = attempt.getPendingAsk(key, ResourceRequest.ANY);
+          app.keys.add(new FifoFallback.Key(key.getPriority().getPriority(),
+              any.getPerAllocationResource().getMemorySize(),
+              attempt.getPendingAsk(key, node.getNodeName()).getCount(),
+              attempt.getPendingAsk(key, node.getRackName()).getCount(), any.getCount()));
+        }
+      }
+      apps.add(app);
+    }
+    FifoFallback.assign(node.getUnallocatedResource().getMemorySize(),
+        minimumAllocation.getMemorySize(), apps, sink);
+  }
+
+  private static boolean blacklisted(SpindleAppAttempt a, FiCaSchedulerNode node) {
+    return a.isPlaceBlacklisted(node.getNodeName()) || a.isPlaceBlacklisted(node.getRackName());
+  }
+
+  /** Performs grants on the heartbeating node with the public allocation recipe (section 1.4). */
+  private final class NodeSink implements GrantSink {
+    FiCaSchedulerNode node;
+
+    @Override
+    public int grant(Object app, int priority, int count, int locality) {
+      SpindleAppAttempt attempt = getApplicationAttempt((ApplicationAttemptId) app);
+      if (attempt == null || count <= 0) {
+        return 0;
+      }
+      NodeType type = locality == SpindleCore.NODE_LOCAL ? NodeType.NODE_LOCAL
+          : locality == SpindleCore.RACK_LOCAL ? NodeType.RACK_LOCAL : NodeType.OFF_SWITCH;
+      int done = 0;
+      synchronized (attempt) {
+        if (attempt.isStopped() || blacklisted(attempt, node)) {
+          return 0;
+        }
+        SchedulerRequestKey key = pendingKey(attempt, priority);
+        if (key == null) {
+          return 0;
+        }
+        Resource capability =
+            attempt.getPendingAsk(key, ResourceRequest.ANY).getPerAllocationResource();
+        NodeId nodeId = node.getRMNode().getNodeID();
+        while (done < count && Resources.fitsIn(capability, node.getUnallocatedResource())) {
+          AppPlacementAllocator<FiCaSchedulerNode> placement =
+              attempt.getAppSchedulingInfo().getAppPlacementAllocator(key);
+          if (placement == null || !placement.canAllocate(type, node)) {
+            break; // the AM lowered its asks since the core decided
+          }
+          ContainerId id = BuilderUtils.newContainerId(attempt.getApplicationAttemptId(),
+              attempt.getNewContainerId());
+          Container container = BuilderUtils.newContainer(id, nodeId,
+              node.getRMNode().getHttpAddress(), capability, key.getPriority(), null,
+              key.getAllocationRequestId());
+          RMContainer rc = attempt.allocate(type, node, key, container);
+          if (rc == null) {
+            break;
+          }
+          node.allocateContainer(rc);
+          Resources.addTo(usedResource, rc.getAllocatedResource());
+          done++;
+        }
+      }
+      return done;
+    }
+  }
+
+  /** The attempt's first scheduler key at {@code priority} that still asks for containers. */
+  private static SchedulerRequestKey pendingKey(SpindleAppAttempt attempt, int priority) {
+    for (SchedulerRequestKey key : attempt.getSchedulerKeys()) {
+      if (key.getPriority().getPriority() == priority
+          && attempt.getOutstandingAsksCount(key) > 0) {
+        return key;
+      }
+    }
+    return null;
+  }
+
+  private void updateAppHeadRoom(SchedulerApplicationAttempt attempt) {
+    attempt.setHeadroom(Resources.subtract(getClusterResource(), usedResource));
+  }
+
+  private void updateAvailableResourcesMetrics() {
+    metrics.setAvailableResourcesToQueue(Resources.subtract(getClusterResource(), usedResource));
+  }
+
+  @Override
+  public void handle(SchedulerEvent event) {
+    switch (event.getType()) {
+      case NODE_ADDED: {
+        NodeAddedSchedulerEvent e = (NodeAddedSchedulerEvent) event;
+        addNode(e.getAddedRMNode());
+        recoverContainersOnNode(e.getContainerReports(), e.getAddedRMNode());
+        break;
+      }
+      case NODE_REMOVED:
+        removeNode(((NodeRemovedSchedulerEvent) event).getRemovedRMNode());
+        break;
+      case NODE_RESOURCE_UPDATE: {
+        NodeResourceUpdateSchedulerEvent e = (NodeResourceUpdateSchedulerEvent) event;
+        updateNodeResource(e.getRMNode(), e.getResourceOption());
+        break;
+      }
+      case NODE_UPDATE:
+        nodeUpdate(((NodeUpdateSchedulerEvent) event).getRMNode());
+        break;
+      case APP_ADDED: {
+        AppAddedSchedulerEvent e = (AppAddedSchedulerEvent) event;
+        addApplication(e.getApplicationId(), e.getUser(), e.getIsAppRecovering(),
+            HadoopCompat.isUnmanagedAM(e));
+        break;
+      }
+      case APP_REMOVED: {
+        AppRemovedSchedulerEvent e = (AppRemovedSchedulerEvent) event;
+        doneApplication(e.getApplicationID(), e.getFinalState());
+        break;
+      }
+      case APP_ATTEMPT_ADDED: {
+        AppAttemptAddedSchedulerEvent e = (AppAttemptAddedSchedulerEvent) event;
+        addApplicationAttempt(e.getApplicationAttemptId(),
+            e.getTransferStateFromPreviousAttempt(), e.getIsAttemptRecovering());
+        break;
+      }
+      case APP_ATTEMPT_REMOVED: {
+        AppAttemptRemovedSchedulerEvent e = (AppAttemptRemovedSchedulerEvent) event;
+        doneApplicationAttempt(e.getApplicationAttemptID(), e.getFinalAttemptState(),
+            e.getKeepContainersAcrossAppAttempts());
+        break;
+      }
+      case CONTAINER_EXPIRED: {
+        ContainerId id = ((ContainerExpiredSchedulerEvent) event).getContainerId();
+        super.completedContainer(getRMContainer(id),
+            SchedulerUtils.createAbnormalContainerStatus(id, SchedulerUtils.EXPIRED_CONTAINER),
+            RMContainerEventType.EXPIRE);
+        break;
+      }
+      case RELEASE_CONTAINER: {
+        RMContainer c = ((ReleaseContainerEvent) event).getContainer();
+        completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(c.getContainerId(),
+            SchedulerUtils.RELEASED_CONTAINER), RMContainerEventType.RELEASED);
+        break;
+      }
+      default:
+        LOG.error("Unexpected scheduler event " + event.getType() + "; ignored");
+    }
+  }
+
+  private synchronized void addNode(RMNode rmNode) {
+    FiCaSchedulerNode node = new FiCaSchedulerNode(rmNode, usePortForNodeName);
+    nodeTracker.addNode(node);
+    Resource total = rmNode.getTotalCapability();
+    bridge.nodeAdded(node.getNodeName(), node.getRackName(), total.getMemorySize(),
+        total.getVirtualCores());
+  }
+
+  private synchronized void removeNode(RMNode rmNode) {
+    FiCaSchedulerNode node = nodeTracker.getNode(rmNode.getNodeID());
+    if (node == null) {
+      return;
+    }
+    for (RMContainer c : node.getCopiedListOfRunningContainers()) {
+      super.completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(
+          c.getContainerId(), SchedulerUtils.LOST_CONTAINER), RMContainerEventType.KILL);
+    }
+    nodeTracker.removeNode(rmNode.getNodeID());
+    bridge.nodeRemoved(node.getNodeName());
+  }
+
+  @Override
+  protected synchronized void completedContainerInternal(RMContainer rmContainer,
+      ContainerStatus status, RMContainerEventType event) {
+    Container container = rmContainer.getContainer();
+    SpindleAppAttempt attempt = getCurrentAttemptForContainer(container.getId());
+    FiCaSchedulerNode node = (FiCaSchedulerNode) getNode(container.getNodeId());
+    if (attempt == null) {
+      LOG.info("Unknown application released container " + container.getId() + " on node "
+          + node + " with event " + event);
+      return;
+    }
+    attempt.containerCompleted(rmContainer, status, event, ""); // "" = the default partition
+    if (node != null) {
+      node.releaseContainer(rmContainer.getContainerId(), false);
+      bridge.containerFinished(node.getNodeName());
+    }
+    Resources.subtractFrom(usedResource, container.getResource());
+  }
+
+  @Override
+  public void killContainer(RMContainer container) {
+    ContainerStatus status = SchedulerUtils.createKilledContainerStatus(
+        container.getContainerId(), "Killed by RM to simulate an AM container failure");
+    completedContainer(container, status, RMContainerEventType.KILL);
+  }
+
+  @Override
+  public QueueInfo getQueueInfo(String queueName, boolean includeChildQueues, boolean recursive) {
+    return queue.getQueueInfo(false, false);
+  }
+
+  @Override
+  public List<QueueUserACLInfo> getQueueUserAclInfo() {
+    return queue.getQueueUserAclInfo(null);
+  }
+
+  @Override
+  public ResourceCalculator getResourceCalculator() {
+    return calculator;
+  }
+
+  @Override
+  public void recover(RMState state) {
+    // Like FifoScheduler: nothing to restore beyond what the RM replays as events.
+  }
+
+  @Override
+  public RMContainer getRMContainer(ContainerId containerId) {
+    SpindleAppAttempt attempt = getCurrentAttemptForContainer(containerId);
+    return attempt == null ? null : attempt.getRMContainer(containerId);
+  }
+
+  @Override
+  public QueueMetrics getRootQueueMetrics() {
+    return metrics;
+  }
+
+  @Override
+  public boolean checkAccess(UserGroupInformation callerUGI, QueueACL acl, String queueName) {
+    return queue.hasAccess(acl, callerUGI);
+  }
+
+  @Override
+  public synchronized List<ApplicationAttemptId> getAppsInQueue(String queueName) {
+    if (!QUEUE_NAME.equals(queueName)) {
+      return null;
+    }
+    List<ApplicationAttemptId> attempts = new ArrayList<>(applications.size());
+    for (SchedulerApplication<SpindleAppAttempt> app : applications.values()) {
+      if (app.getCurrentAppAttempt() != null) {
+        attempts.add(app.getCurrentAppAttempt().getApplicationAttemptId());
+      }
+    }
+    return attempts;
+  }
+
+  /** Stands in for a core that could not start: every call fails, so every heartbeat is FIFO. */
+  static final class BrokenCore implements Core {
+    private final String why;
+
+    BrokenCore(String why) {
+      this.why = why;
+    }
+
+    private IllegalStateException fail() {
+      return new IllegalStateException("spindle core unavailable: " + why);
+    }
+
+    @Override
+    public int addNode(String host, String rack, long memoryMb, int vcores, double speed) {
+      throw fail();
+    }
+
+    @Override
+    public void removeNode(int node) {
+      throw fail();
+    }
+
+    @Override
+    public int addApp(String appId, double weight, long submitMs) {
+      throw fail();
+    }
+
+    @Override
+    public void finishApp(int app) {
+      throw fail();
+    }
+
+    @Override
+    public void updateAsk(int app, int priority, String resource, int count, long memoryMb,
+        int vcores, boolean relaxLocality) {
+      throw fail();
+    }
+
+    @Override
+    public void containerFinished(int node) {
+      throw fail();
+    }
+
+    @Override
+    public int heartbeat(int node, long freeMemoryMb, int freeVcores, long nowMs, int[] out) {
+      throw fail();
+    }
+
+    @Override
+    public int drain(int[] out) {
+      throw fail();
+    }
+
+    @Override
+    public void close() {}
+  }
+}

@@ -1,0 +1,129 @@
+package org.spindle.yarn;
+
+import java.util.Locale;
+import java.util.function.Function;
+import org.spindle.core.SpindleCore;
+
+/**
+ * The {@code spindle.*} keys the RM plugin reads, validated. Hadoop-free: the
+ * scheduler passes {@code Configuration::get}, tests pass a map. Every error
+ * names the key and the bad value.
+ */
+public final class SpindleSettings {
+  public static final String POLICY = "spindle.policy";
+  public static final String COST_LOCAL = "spindle.cost.local";
+  public static final String COST_REMOTE = "spindle.cost.remote";
+  public static final String COST_REMOTE_GROWTH = "spindle.cost.remote-growth";
+  public static final String NODE_DELAY = "spindle.locality.node-delay";
+  public static final String RACK_ADDITIONAL_DELAY = "spindle.locality.rack-additional-delay";
+  public static final String FALLBACK = "spindle.fallback";
+  public static final String WEBHDFS_ADDRESS = "spindle.webhdfs.address";
+  public static final String LIBRARY_PATH = "spindle.library.path";
+  public static final String SEED = "spindle.seed";
+  /** Every key above, for documentation checks. */
+  public static final String[] KEYS = {POLICY, COST_LOCAL, COST_REMOTE, COST_REMOTE_GROWTH,
+      NODE_DELAY, RACK_ADDITIONAL_DELAY, FALLBACK, WEBHDFS_ADDRESS, LIBRARY_PATH, SEED};
+  /** The optional extra resource the scheduler adds to the RM's configuration. */
+  public static final String SITE_FILE = "spindle-site.xml";
+
+  /** What a heartbeat does when the core throws. */
+  public enum Fallback {
+    /** Allocate that heartbeat as FifoScheduler would. */
+    FIFO,
+    /** Allocate nothing on that heartbeat (for experiments; a broken core then idles the cluster). */
+    NONE
+  }
+
+  public final SpindleCore.Config core = new SpindleCore.Config();
+  public Fallback fallback = Fallback.FIFO;
+  /** NameNode HTTP address for block lookups; empty when unset. */
+  public String webhdfsAddress = "";
+  /** Absolute path of libspindle_jni.so; empty means java.library.path. */
+  public String libraryPath = "";
+
+  private SpindleSettings() {
+    core.policy = "asm1-comm";
+  }
+
+  /** Reads and validates every key; {@code get} returns null for an unset key. */
+  public static SpindleSettings read(Function<String, String> get) {
+    SpindleSettings s = new SpindleSettings();
+    s.core.policy = string(get, POLICY, s.core.policy);
+    s.core.costLocal = positive(get, COST_LOCAL, s.core.costLocal);
+    s.core.costRemote = positive(get, COST_REMOTE, s.core.costRemote);
+    s.core.remoteGrowth = nonNegative(get, COST_REMOTE_GROWTH, s.core.remoteGrowth);
+    s.core.nodeLocalityDelay = integer(get, NODE_DELAY, s.core.nodeLocalityDelay, -1);
+    s.core.rackLocalityAdditionalDelay =
+        integer(get, RACK_ADDITIONAL_DELAY, s.core.rackLocalityAdditionalDelay, -1);
+    s.core.seed = integer(get, SEED, 1, 0);
+    String fb = string(get, FALLBACK, "fifo");
+    try {
+      s.fallback = Fallback.valueOf(fb.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          FALLBACK + " = \"" + fb + "\": expected \"fifo\" or \"none\"");
+    }
+    s.webhdfsAddress = string(get, WEBHDFS_ADDRESS, "");
+    if (!s.webhdfsAddress.isEmpty() && !s.webhdfsAddress.startsWith("http://")
+        && !s.webhdfsAddress.startsWith("https://")) {
+      throw new IllegalArgumentException(WEBHDFS_ADDRESS + " = \"" + s.webhdfsAddress
+          + "\": expected an http:// or https:// NameNode address, e.g. http://nn:9870");
+    }
+    s.libraryPath = string(get, LIBRARY_PATH, "");
+    return s;
+  }
+
+  private static String string(Function<String, String> get, String key, String dflt) {
+    String v = get.apply(key);
+    return v == null || v.trim().isEmpty() ? dflt : v.trim();
+  }
+
+  private static double number(Function<String, String> get, String key, double dflt) {
+    String v = string(get, key, null);
+    if (v == null) {
+      return dflt;
+    }
+    try {
+      double d = Double.parseDouble(v);
+      if (Double.isNaN(d) || Double.isInfinite(d)) {
+        throw new NumberFormatException();
+      }
+      return d;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + " = \"" + v + "\": not a number");
+    }
+  }
+
+  private static double positive(Function<String, String> get, String key, double dflt) {
+    double d = number(get, key, dflt);
+    if (d <= 0) {
+      throw new IllegalArgumentException(key + " = " + d + ": must be greater than 0");
+    }
+    return d;
+  }
+
+  private static double nonNegative(Function<String, String> get, String key, double dflt) {
+    double d = number(get, key, dflt);
+    if (d < 0) {
+      throw new IllegalArgumentException(key + " = " + d + ": must not be negative");
+    }
+    return d;
+  }
+
+  private static int integer(Function<String, String> get, String key, int dflt, int min) {
+    String v = string(get, key, null);
+    if (v == null) {
+      return dflt;
+    }
+    int i;
+    try {
+      i = Integer.parseInt(v);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + " = \"" + v + "\": not an integer");
+    }
+    if (i < min) {
+      throw new IllegalArgumentException(key + " = " + i + ": must be at least " + min);
+    }
+    return i;
+  }
+}

@@ -1,0 +1,345 @@
+package org.spindle.yarn;
+
+import static org.spindle.core.TestKit.check;
+import static org.spindle.core.TestKit.expect;
+import static org.spindle.core.TestKit.finish;
+import static org.spindle.core.TestKit.test;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.yarn.api.records.Priority;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceRequest;
+import org.spindle.core.Core;
+import org.spindle.core.SpindleCore;
+
+/**
+ * Tests of the RM adapter's logic that needs no live ResourceManager: the
+ * settings, ask translation (against the compile-only stubs, with test
+ * doubles of ResourceRequest), the core bridge with a real JNI core, with a
+ * core that panics and with one that throws on every call, and the FIFO
+ * fallback. What only a real RM can exercise (container bookkeeping in
+ * SpindleAppAttempt.allocate, events, metrics) is left to the MiniYARNCluster
+ * test (scripts/minicluster-it).
+ */
+public final class AdapterTest {
+  public static void main(String[] args) throws Exception {
+    test("settings: defaults and every key", AdapterTest::settings);
+    test("settings: bad values name the key", AdapterTest::badSettings);
+    test("conf/spindle-site.xml documents every key with a valid value", AdapterTest::siteFile);
+    test("ResourceRequests become core asks", AdapterTest::asks);
+    test("bridge: core grants reach the sink with app, priority, locality", AdapterTest::bridge);
+    test("bridge: a panicking core falls back for one heartbeat, then serves", AdapterTest::panic);
+    test("bridge: a core that always throws leaves a FIFO cluster", AdapterTest::broken);
+    test("fifo: node-local, rack-local, off-switch in app order", AdapterTest::fifoOrder);
+    test("fifo: no later priority once one gets nothing; memory bounds", AdapterTest::fifoRules);
+    finish();
+  }
+
+  static void settings() {
+    SpindleSettings d = SpindleSettings.read(k -> null);
+    check(d.core.policy.equals("asm1-comm"), d.core.policy);
+    check(d.fallback == SpindleSettings.Fallback.FIFO, "fallback " + d.fallback);
+    check(d.core.nodeLocalityDelay == 40 && d.core.rackLocalityAdditionalDelay == -1, "delays");
+    Map<String, String> m = new HashMap<>();
+    m.put(SpindleSettings.POLICY, " hadoop-default ");
+    m.put(SpindleSettings.COST_LOCAL, "20");
+    m.put(SpindleSettings.COST_REMOTE, "20");
+    m.put(SpindleSettings.COST_REMOTE_GROWTH, "1.5");
+    m.put(SpindleSettings.NODE_DELAY, "10");
+    m.put(SpindleSettings.RACK_ADDITIONAL_DELAY, "5");
+    m.put(SpindleSettings.FALLBACK, "none");
+    m.put(SpindleSettings.WEBHDFS_ADDRESS, "http://nn:9870");
+    m.put(SpindleSettings.LIBRARY_PATH, "/opt/spindle/libspindle_jni.so");
+    m.put(SpindleSettings.SEED, "7");
+    SpindleSettings s = SpindleSettings.read(m::get);
+    check(s.core.policy.equals("hadoop-default"), s.core.policy);
+    check(s.core.costLocal == 20 && s.core.costRemote == 20 && s.core.remoteGrowth == 1.5, "costs");
+    check(s.core.nodeLocalityDelay == 10 && s.core.rackLocalityAdditionalDelay == 5, "delays");
+    check(s.fallback == SpindleSettings.Fallback.NONE, "fallback");
+    check(s.webhdfsAddress.equals("http://nn:9870"), s.webhdfsAddress);
+    check(s.libraryPath.equals("/opt/spindle/libspindle_jni.so"), s.libraryPath);
+    check(s.core.seed == 7, "seed");
+  }
+
+  static void badSettings() throws Exception {
+    String[][] cases = {
+      {SpindleSettings.COST_LOCAL, "fast", "spindle.cost.local = \"fast\": not a number"},
+      {SpindleSettings.COST_REMOTE, "0", "spindle.cost.remote = 0.0: must be greater than 0"},
+      {SpindleSettings.COST_REMOTE_GROWTH, "-1", "spindle.cost.remote-growth = -1.0: must not be negative"},
+      {SpindleSettings.NODE_DELAY, "-2", "spindle.locality.node-delay = -2: must be at least -1"},
+      {SpindleSettings.NODE_DELAY, "4.5", "spindle.locality.node-delay = \"4.5\": not an integer"},
+      {SpindleSettings.FALLBACK, "retry", "spindle.fallback = \"retry\": expected \"fifo\" or \"none\""},
+      {SpindleSettings.WEBHDFS_ADDRESS, "nn:9870", "spindle.webhdfs.address = \"nn:9870\": expected an"
+          + " http:// or https:// NameNode address, e.g. http://nn:9870"},
+    };
+    for (String[] c : cases) {
+      IllegalArgumentException e = expect(IllegalArgumentException.class,
+          () -> SpindleSettings.read(k -> k.equals(c[0]) ? c[1] : null));
+      check(e.getMessage().equals(c[2]), e.getMessage());
+    }
+  }
+
+  static void siteFile() throws Exception {
+    java.io.File f = new java.io.File(System.getProperty("spindle.site", "conf/spindle-site.xml"));
+    org.w3c.dom.Document doc =
+        javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(f);
+    org.w3c.dom.NodeList props = doc.getElementsByTagName("property");
+    Map<String, String> values = new HashMap<>();
+    for (int i = 0; i < props.getLength(); i++) {
+      org.w3c.dom.Element p = (org.w3c.dom.Element) props.item(i);
+      String name = p.getElementsByTagName("name").item(0).getTextContent().trim();
+      String description = p.getElementsByTagName("description").item(0).getTextContent().trim();
+      check(!description.isEmpty(), name + " has no description");
+      values.put(name, p.getElementsByTagName("value").item(0).getTextContent());
+    }
+    for (String key : SpindleSettings.KEYS) {
+      check(values.containsKey(key), f + " does not document " + key);
+    }
+    check(values.size() == SpindleSettings.KEYS.length, "unknown keys in " + f + ": " + values.keySet());
+    SpindleSettings s = SpindleSettings.read(values::get); // the example values are valid
+    check(s.core.policy.equals("asm1-comm"), "example policy " + s.core.policy);
+  }
+
+  static Resource resource(long mb, int vcores) {
+    return new Resource() {
+      @Override
+      public long getMemorySize() {
+        return mb;
+      }
+
+      @Override
+      public int getVirtualCores() {
+        return vcores;
+      }
+    };
+  }
+
+  static ResourceRequest request(int priority, String name, int count, long mb, boolean relax) {
+    Priority p = new Priority() {
+      @Override
+      public int getPriority() {
+        return priority;
+      }
+    };
+    Resource r = resource(mb, 1);
+    return new ResourceRequest() {
+      @Override
+      public Priority getPriority() {
+        return p;
+      }
+
+      @Override
+      public String getResourceName() {
+        return name;
+      }
+
+      @Override
+      public Resource getCapability() {
+        return r;
+      }
+
+      @Override
+      public int getNumContainers() {
+        return count;
+      }
+
+      @Override
+      public boolean getRelaxLocality() {
+        return relax;
+      }
+    };
+  }
+
+  /** The MR AM's asks for 2 maps on h1/h2 (rack /r1) and 1 reducer (facts file section 3). */
+  static List<ResourceRequest> mrAsks() {
+    return Arrays.asList(request(20, "h1", 1, 1024, true), request(20, "h2", 1, 1024, true),
+        request(20, "/r1", 2, 1024, true), request(20, ResourceRequest.ANY, 2, 1024, true),
+        request(10, ResourceRequest.ANY, 1, 2048, true));
+  }
+
+  static void asks() {
+    List<CoreBridge.Ask> asks = SpindleScheduler.toAsks(mrAsks());
+    check(asks.size() == 5, "size " + asks.size());
+    CoreBridge.Ask a = asks.get(2);
+    check(a.priority == 20 && a.resource.equals("/r1") && a.count == 2 && a.memoryMb == 1024
+        && a.vcores == 1 && a.relaxLocality, "rack ask");
+    CoreBridge.Ask r = asks.get(4);
+    check(r.priority == 10 && r.resource.equals("*") && r.memoryMb == 2048, "reducer ask");
+  }
+
+  /** Records what the bridge hands over. */
+  static final class Recorder implements GrantSink {
+    final List<String> grants = new ArrayList<>();
+
+    @Override
+    public int grant(Object app, int priority, int count, int locality) {
+      grants.add(app + "/" + priority + "/" + count + "/" + locality);
+      return count;
+    }
+  }
+
+  static SpindleCore realCore(String policy) {
+    SpindleCore.Config c = new SpindleCore.Config();
+    c.policy = policy;
+    return new SpindleCore(c);
+  }
+
+  static void bridge() {
+    try (CoreBridge b = new CoreBridge(realCore("greedy-comm"))) {
+      b.nodeAdded("h1", "/r1", 4096, 4);
+      b.nodeAdded("h2", "/r1", 4096, 4);
+      b.appAdded("attempt_A", 0);
+      b.asks("attempt_A", SpindleScheduler.toAsks(mrAsks()));
+      Recorder rec = new Recorder();
+      check(b.heartbeat("h1", 1024, 1, 1000, rec), "served");
+      // 1024 MB free: the reducer (2048 MB) does not fit; h1's own map does.
+      check(rec.grants.equals(Arrays.asList("attempt_A/20/1/0")), "grants " + rec.grants);
+      Recorder rec2 = new Recorder();
+      check(b.heartbeat("h2", 4096, 4, 2000, rec2), "served");
+      // Priority 10 (the reducer) before the maps, as YARN orders keys; then h2's map.
+      check(rec2.grants.equals(Arrays.asList("attempt_A/10/1/2", "attempt_A/20/1/0")),
+          "grants " + rec2.grants);
+      check(b.fallbackHeartbeats() == 0 && b.coreErrors() == 0, "no fallback expected");
+      check(!b.heartbeat("h9", 4096, 4, 3000, new Recorder()), "unknown node must fall back");
+      check(b.fallbackHeartbeats() == 1, "fallback counted");
+    }
+  }
+
+  /** Delegates to a real core; panics inside the core on chosen heartbeats. */
+  static final class Panicky implements Core {
+    final SpindleCore inner;
+    int panicOnHeartbeat;
+    int heartbeats;
+
+    Panicky(SpindleCore inner, int panicOnHeartbeat) {
+      this.inner = inner;
+      this.panicOnHeartbeat = panicOnHeartbeat;
+    }
+
+    @Override
+    public int addNode(String h, String r, long m, int v, double s) {
+      return inner.addNode(h, r, m, v, s);
+    }
+
+    @Override
+    public void removeNode(int n) {
+      inner.removeNode(n);
+    }
+
+    @Override
+    public int addApp(String a, double w, long t) {
+      return inner.addApp(a, w, t);
+    }
+
+    @Override
+    public void finishApp(int a) {
+      inner.finishApp(a);
+    }
+
+    @Override
+    public void updateAsk(int a, int p, String r, int c, long m, int v, boolean x) {
+      inner.updateAsk(a, p, r, c, m, v, x);
+    }
+
+    @Override
+    public void containerFinished(int n) {
+      inner.containerFinished(n);
+    }
+
+    @Override
+    public int heartbeat(int n, long m, int v, long t, int[] out) {
+      if (++heartbeats == panicOnHeartbeat) {
+        inner.panicForTest(); // a real panic in the Rust core, caught at the JNI boundary
+      }
+      return inner.heartbeat(n, m, v, t, out);
+    }
+
+    @Override
+    public int drain(int[] out) {
+      return inner.drain(out);
+    }
+
+    @Override
+    public void close() {
+      inner.close();
+    }
+  }
+
+  static void panic() {
+    try (CoreBridge b = new CoreBridge(new Panicky(realCore("greedy-comm"), 1))) {
+      b.nodeAdded("h1", "/r1", 4096, 4);
+      b.appAdded("attempt_A", 0);
+      b.asks("attempt_A", Arrays.asList(new CoreBridge.Ask(20, "*", 2, 1024, 1, true)));
+      check(!b.heartbeat("h1", 4096, 4, 0, new Recorder()), "the panicking heartbeat falls back");
+      check(b.coreErrors() == 1 && b.fallbackHeartbeats() == 1, "counted");
+      Recorder rec = new Recorder();
+      check(b.heartbeat("h1", 4096, 4, 1000, rec), "the next heartbeat is served by the core");
+      check(rec.grants.equals(Arrays.asList("attempt_A/20/2/2")), "grants " + rec.grants);
+    }
+  }
+
+  static void broken() {
+    Core broken = new SpindleScheduler.BrokenCore("test");
+    try (CoreBridge b = new CoreBridge(broken)) {
+      b.nodeAdded("h1", "/r1", 4096, 4);
+      b.appAdded("attempt_A", 0);
+      b.asks("attempt_A", Arrays.asList(new CoreBridge.Ask(20, "*", 2, 1024, 1, true)));
+      check(b.isFifoApp("attempt_A"), "an app the core could not take is FIFO's");
+      for (int i = 0; i < 5; i++) {
+        check(!b.heartbeat("h1", 4096, 4, i, new Recorder()), "every heartbeat falls back");
+      }
+      check(b.fallbackHeartbeats() == 5, "fallbacks " + b.fallbackHeartbeats());
+      check(b.coreErrors() == 2, "errors " + b.coreErrors());
+      // What the scheduler then does on each of those heartbeats:
+      FifoFallback.App app = new FifoFallback.App("attempt_A");
+      app.keys.add(new FifoFallback.Key(20, 1024, 0, 0, 2));
+      Recorder rec = new Recorder();
+      check(FifoFallback.assign(4096, 1024, Arrays.asList(app), rec) == 2, "fifo allocates");
+      check(rec.grants.equals(Arrays.asList("attempt_A/20/2/2")), "grants " + rec.grants);
+    }
+  }
+
+  static void fifoOrder() {
+    FifoFallback.App a = new FifoFallback.App("A");
+    a.keys.add(new FifoFallback.Key(20, 1024, 1, 2, 3)); // 1 on this host, 2 on its rack, 3 in all
+    FifoFallback.App b = new FifoFallback.App("B");
+    b.keys.add(new FifoFallback.Key(20, 1024, 0, 0, 4));
+    Recorder rec = new Recorder();
+    int n = FifoFallback.assign(8192, 1024, Arrays.asList(a, b), rec);
+    check(n == 7, "assigned " + n);
+    check(rec.grants.equals(Arrays.asList("A/20/1/0", "A/20/1/1", "A/20/1/2", "B/20/4/2")),
+        "grants " + rec.grants);
+    check(a.keys.get(0).any == 0 && a.keys.get(0).rack == 0 && a.keys.get(0).host == 0, "A drained");
+  }
+
+  static void fifoRules() {
+    // Node-local needs a rack ask too (FifoScheduler's rule): here it has none, so the
+    // host ask is not used and the container goes off-switch.
+    FifoFallback.App a = new FifoFallback.App("A");
+    a.keys.add(new FifoFallback.Key(10, 2048, 0, 0, 1));
+    a.keys.add(new FifoFallback.Key(20, 1024, 1, 0, 5));
+    Recorder rec = new Recorder();
+    int n = FifoFallback.assign(4096, 1024, Arrays.asList(a), rec);
+    // 2048 for the reducer, then 2 maps fill the node.
+    check(n == 3, "assigned " + n);
+    check(rec.grants.equals(Arrays.asList("A/10/1/2", "A/20/2/2")), "grants " + rec.grants);
+    // A key that gets nothing (too big for the node) stops the app's later keys.
+    FifoFallback.App big = new FifoFallback.App("B");
+    big.keys.add(new FifoFallback.Key(10, 16384, 0, 0, 1));
+    big.keys.add(new FifoFallback.Key(20, 1024, 0, 0, 1));
+    FifoFallback.App next = new FifoFallback.App("C");
+    next.keys.add(new FifoFallback.Key(20, 1024, 0, 0, 1));
+    Recorder rec2 = new Recorder();
+    FifoFallback.assign(4096, 1024, Arrays.asList(big, next), rec2);
+    check(rec2.grants.equals(Arrays.asList("C/20/1/2")), "grants " + rec2.grants);
+    // A sink that allocates less than asked (the AM lowered its asks) is believed.
+    FifoFallback.App d = new FifoFallback.App("D");
+    d.keys.add(new FifoFallback.Key(20, 1024, 0, 0, 3));
+    int got = FifoFallback.assign(8192, 1024, Arrays.asList(d), (app, p, c, l) -> 1);
+    check(got == 1 && d.keys.get(0).any == 2, "partial " + got);
+  }
+}

@@ -1,0 +1,7 @@
+package org.apache.hadoop.conf;
+
+
+public interface Configurable {
+  void setConf(Configuration conf);
+  Configuration getConf();
+}

@@ -1,0 +1,6 @@
+package org.apache.hadoop.security;
+
+
+public class UserGroupInformation {
+  private UserGroupInformation() {}
+}

@@ -1,0 +1,5 @@
+package org.apache.hadoop.yarn.api.records;
+
+
+public abstract class ContainerStatus {
+}

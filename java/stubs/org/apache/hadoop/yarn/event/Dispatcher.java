@@ -1,0 +1,6 @@
+package org.apache.hadoop.yarn.event;
+
+
+public interface Dispatcher {
+  EventHandler<Event> getEventHandler();
+}

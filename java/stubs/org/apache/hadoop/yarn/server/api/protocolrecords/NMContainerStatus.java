@@ -1,0 +1,5 @@
+package org.apache.hadoop.yarn.server.api.protocolrecords;
+
+
+public abstract class NMContainerStatus {
+}

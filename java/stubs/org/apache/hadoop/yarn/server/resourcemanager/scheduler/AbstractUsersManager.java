@@ -1,0 +1,5 @@
+package org.apache.hadoop.yarn.server.resourcemanager.scheduler;
+
+
+public interface AbstractUsersManager {
+}

@@ -1,0 +1,5 @@
+package org.apache.hadoop.yarn.util.resource;
+
+
+public abstract class ResourceCalculator {
+}
