@@ -55,6 +55,9 @@ public final class CoreBridge implements AutoCloseable {
   /** Apps the core lost track of: served by FIFO after the core's grants. */
   private final Set<Object> fifoApps = new HashSet<>();
   private int[] buf = new int[SpindleCore.GRANT_INTS * 64];
+  /** The last heartbeat's grants with their app keys, handed out after the lock is released. */
+  private int[] grants = new int[SpindleCore.GRANT_INTS * 64];
+  private Object[] grantApps = new Object[64];
   private final AtomicLong fallbackHeartbeats = new AtomicLong();
   private final AtomicLong coreErrors = new AtomicLong();
 
@@ -175,14 +178,30 @@ public final class CoreBridge implements AutoCloseable {
    * Asks the core what {@code node} runs next and hands each grant to
    * {@code sink}. Returns false when the core could not decide (unknown node,
    * or the core threw): the caller then runs the FIFO fallback for this
-   * heartbeat.
+   * heartbeat. One heartbeat at a time (the RM's dispatcher thread); the sink
+   * is called after this bridge's lock is released, because it takes app
+   * locks, which {@link #asks} holds while taking this one.
    */
-  public synchronized boolean heartbeat(String node, long freeMemoryMb, int freeVcores,
-      long nowMs, GrantSink sink) {
+  public boolean heartbeat(String node, long freeMemoryMb, int freeVcores, long nowMs,
+      GrantSink sink) {
+    int n = decide(node, freeMemoryMb, freeVcores, nowMs);
+    if (n < 0) {
+      return false;
+    }
+    for (int g = 0; g < n; g++) {
+      int o = g * SpindleCore.GRANT_INTS;
+      sink.grant(grantApps[g], grants[o + 1], grants[o + 2], grants[o + 3]);
+      grantApps[g] = null;
+    }
+    return true;
+  }
+
+  /** The core's grants for a heartbeat into {@link #grants} / {@link #grantApps}; -1 to fall back. */
+  private synchronized int decide(String node, long freeMemoryMb, int freeVcores, long nowMs) {
     Integer id = nodes.get(node);
     if (id == null) {
       fallbackHeartbeats.incrementAndGet();
-      return false;
+      return -1;
     }
     int n;
     try {
@@ -204,8 +223,13 @@ public final class CoreBridge implements AutoCloseable {
     } catch (RuntimeException e) {
       failed("the heartbeat of node " + node, e);
       fallbackHeartbeats.incrementAndGet();
-      return false;
+      return -1;
     }
+    if (grants.length < buf.length) {
+      grants = new int[buf.length];
+      grantApps = new Object[buf.length / SpindleCore.GRANT_INTS];
+    }
+    int kept = 0;
     for (int g = 0; g < n; g++) {
       int o = g * SpindleCore.GRANT_INTS;
       int app = buf[o];
@@ -214,12 +238,13 @@ public final class CoreBridge implements AutoCloseable {
         LOG.warn("spindle core granted to unknown app id " + app + " on node " + node);
         continue;
       }
-      sink.grant(key, buf[o + 1], buf[o + 2], buf[o + 3]);
+      System.arraycopy(buf, o, grants, kept * SpindleCore.GRANT_INTS, SpindleCore.GRANT_INTS);
+      grantApps[kept++] = key;
     }
     if (!fifoApps.isEmpty()) {
       fallbackHeartbeats.incrementAndGet();
     }
-    return true;
+    return kept;
   }
 
   @Override

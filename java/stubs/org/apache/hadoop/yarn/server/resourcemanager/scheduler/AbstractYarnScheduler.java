@@ -52,6 +52,4 @@ public abstract class AbstractYarnScheduler<T extends SchedulerApplicationAttemp
   protected void nodeUpdate(RMNode nm) { throw new UnsupportedOperationException("compile-only stub"); }
   @Override
   public void reinitialize(Configuration conf, RMContext rmContext) throws IOException { throw new UnsupportedOperationException("compile-only stub"); }
-  @Override
-  public void setRMContext(RMContext rmContext) { throw new UnsupportedOperationException("compile-only stub"); }
 }

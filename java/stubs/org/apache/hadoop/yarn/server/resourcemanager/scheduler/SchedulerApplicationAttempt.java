@@ -52,7 +52,7 @@ public class SchedulerApplicationAttempt {
   public void updateBlacklist(List<String> blacklistAdditions, List<String> blacklistRemovals) { throw new UnsupportedOperationException("compile-only stub"); }
   public void setApplicationHeadroomForMetrics(Resource headroom) { throw new UnsupportedOperationException("compile-only stub"); }
   public List<NMToken> pullUpdatedNMTokens() { throw new UnsupportedOperationException("compile-only stub"); }
-  protected synchronized void addToNewlyAllocatedContainers(SchedulerNode node,
+  public synchronized void addToNewlyAllocatedContainers(SchedulerNode node,
       RMContainer rmContainer) { throw new UnsupportedOperationException("compile-only stub"); }
   public void updateAMContainerDiagnostics(AMState state, String diagnosticMessage) { throw new UnsupportedOperationException("compile-only stub"); }
 }
