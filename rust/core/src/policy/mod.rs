@@ -13,6 +13,7 @@ pub mod asm1;
 pub mod asm1_comm;
 pub mod delay;
 pub mod greedy;
+pub mod mb;
 
 use crate::error::CoreError;
 use crate::model::Problem;
@@ -52,15 +53,18 @@ pub enum PolicyKind {
     GreedyComm,
     /// CapacityScheduler's delay scheduling, YARN's stock behaviour.
     HadoopDefault,
+    /// MaxCover-BalAssign (Fischer, Su and Yin), the flow-based baseline.
+    Mb,
 }
 
 impl PolicyKind {
-    pub const ALL: [PolicyKind; 5] = [
+    pub const ALL: [PolicyKind; 6] = [
         PolicyKind::Asm1,
         PolicyKind::Asm1Comm,
         PolicyKind::Greedy,
         PolicyKind::GreedyComm,
         PolicyKind::HadoopDefault,
+        PolicyKind::Mb,
     ];
 
     pub fn name(self) -> &'static str {
@@ -70,6 +74,7 @@ impl PolicyKind {
             PolicyKind::Greedy => "greedy",
             PolicyKind::GreedyComm => "greedy-comm",
             PolicyKind::HadoopDefault => "hadoop-default",
+            PolicyKind::Mb => "mb",
         }
     }
 
@@ -93,6 +98,7 @@ impl PolicyKind {
             PolicyKind::Greedy => Some(&greedy::Greedy { comm: false }),
             PolicyKind::GreedyComm => Some(&greedy::Greedy { comm: true }),
             PolicyKind::HadoopDefault => None,
+            PolicyKind::Mb => Some(&mb::Mb),
         }
     }
 
@@ -129,6 +135,14 @@ impl PolicyKind {
                 delay: true,
                 ..d
             },
+            // The plan already holds its remote tasks; a node whose queue is
+            // done helps with local work, then with any work left.
+            PolicyKind::Mb => Dynamic {
+                planned: true,
+                steal: true,
+                spill: true,
+                ..d
+            },
         }
     }
 }
@@ -162,7 +176,7 @@ mod tests {
         let err = PolicyKind::from_name("fifo").unwrap_err().to_string();
         assert_eq!(
             err,
-            "unknown policy \"fifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm, hadoop-default"
+            "unknown policy \"fifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm, hadoop-default, mb"
         );
     }
 }
