@@ -5,8 +5,10 @@
 //! Setup (Sect. V): 3 replicas by HDFS's rack-aware placement with every
 //! server in one rack, C_loc = 20, C_rem(r) = C_loc + q r, initial loads
 //! uniform in [0, W]. Makespan is eq. 8 (servers that receive tasks); for the
-//! dispatchers (HDS, GCC, DS) it includes the time a skipped server waits for
-//! its next offer (see `spindle_core::policy::compile_time`).
+//! dispatchers (HDS, GCC, DS) it is the finish of their compile-time run, which
+//! includes the time a skipped server waits for its next offer and prices each
+//! remote task at `C_rem` of the moment it is handed out (see
+//! `spindle_core::policy::compile_time`).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -239,7 +241,7 @@ fn measure(policy: &str, p: &Problem, seed: u64) -> (f64, f64) {
         "ds0.15" => ds("ds0.15", 0.15).dispatch(p, seed),
         _ => ds("ds0.25", 0.25).dispatch(p, seed),
     };
-    (d.makespan(p), locality(p, &d.node_of))
+    (d.makespan(), locality(p, &d.node_of))
 }
 
 fn table_iv(opts: &Opts) -> Result<Report> {
@@ -298,7 +300,7 @@ fn table_iv(opts: &Opts) -> Result<Report> {
             "means over {runs} random instances per cell (the paper does not give its count); makespan_ratio = mean makespan / BAR's mean makespan"
         ),
         format!(
-            "HDS, GCC and DS in the compile-time form of Sect. V.B; a skipped server is offered again after {HEARTBEAT} time units (the paper does not say); GCC skips while >= 90% of servers are busy"
+            "HDS, GCC and DS in the compile-time form of Sect. V.B, makespan = finish of that run (a remote task costs C_rem as of its allocation); a skipped server is offered again after {HEARTBEAT} time units (the paper does not say); GCC skips while >= 90% of servers are busy"
         ),
         "MB's per-server cap is on load (initial load + tasks x C_loc), the paper's MB has initial loads but does not say how its thresholds use them".to_string(),
     ];
@@ -387,7 +389,11 @@ pub fn plot(path: &Path, reports: &[Report]) -> Result<()> {
         let Some(ci) = CONDITIONS.iter().position(|&c| c == (q, w)) else {
             continue;
         };
-        let sys = row.setup.get("system").and_then(|v| v.as_str()).unwrap_or("");
+        let sys = row
+            .setup
+            .get("system")
+            .and_then(|v| v.as_str())
+            .unwrap_or("");
         if let Some(s) = systems.iter().find(|&&s| s == sys) {
             cells.insert((ci, s, row.policy.as_str()), row);
         }
@@ -397,7 +403,10 @@ pub fn plot(path: &Path, reports: &[Report]) -> Result<()> {
         .iter()
         .flat_map(|r| {
             let ours = r.ours.get("makespan_ratio").copied();
-            let paper = r.paper.as_ref().and_then(|p| p.get("makespan_ratio").copied());
+            let paper = r
+                .paper
+                .as_ref()
+                .and_then(|p| p.get("makespan_ratio").copied());
             ours.into_iter().chain(paper)
         })
         .fold(2.0, f64::max)
@@ -413,7 +422,9 @@ pub fn plot(path: &Path, reports: &[Report]) -> Result<()> {
     let label = |x: &f64| {
         let k = (x - 0.5).round();
         if (x - 0.5 - k).abs() < 1e-6 {
-            systems.get(k as usize).map_or(String::new(), |s| s.to_string())
+            systems
+                .get(k as usize)
+                .map_or(String::new(), |s| s.to_string())
         } else {
             String::new()
         }
@@ -440,7 +451,10 @@ pub fn plot(path: &Path, reports: &[Report]) -> Result<()> {
                     let row = cells.get(&(ci, *s, policy))?;
                     let x0 = si as f64 + 0.1 + k as f64 * width;
                     let ours = row.ours.get("makespan_ratio").copied()?;
-                    let paper = row.paper.as_ref().and_then(|p| p.get("makespan_ratio").copied());
+                    let paper = row
+                        .paper
+                        .as_ref()
+                        .and_then(|p| p.get("makespan_ratio").copied());
                     Some((x0, ours, paper))
                 })
                 .collect();
@@ -453,7 +467,9 @@ pub fn plot(path: &Path, reports: &[Report]) -> Result<()> {
                 });
             }
             chart.draw_series(bars.iter().filter_map(|&(x0, _, p)| {
-                p.map(|p| PathElement::new(vec![(x0, p), (x0 + width * 0.9, p)], BLACK.stroke_width(2)))
+                p.map(|p| {
+                    PathElement::new(vec![(x0, p), (x0 + width * 0.9, p)], BLACK.stroke_width(2))
+                })
             }))?;
         }
         if ci == 0 {
@@ -498,7 +514,9 @@ pub fn plot(path: &Path, reports: &[Report]) -> Result<()> {
                 Rectangle::new([(x0, 0.0), (x0 + width * 0.9, v)], colour.filled())
             }))?;
             chart.draw_series(bars.iter().filter_map(|&(x0, _, p)| {
-                p.map(|p| PathElement::new(vec![(x0, p), (x0 + width * 0.9, p)], BLACK.stroke_width(2)))
+                p.map(|p| {
+                    PathElement::new(vec![(x0, p), (x0 + width * 0.9, p)], BLACK.stroke_width(2))
+                })
             }))?;
         }
     }

@@ -141,9 +141,7 @@ pub fn reduce(problem: &Problem, balanced: &[NodeId], seed: u64) -> Vec<NodeId> 
         .map(|s| (OrdF64(base[s]), s as NodeId))
         .collect();
     // All servers by load, least loaded first: where pool tasks go.
-    let mut order: Vec<(OrdF64, NodeId)> = (0..n)
-        .map(|s| (OrdF64(base[s]), s as NodeId))
-        .collect();
+    let mut order: Vec<(OrdF64, NodeId)> = (0..n).map(|s| (OrdF64(base[s]), s as NodeId)).collect();
     order.sort_unstable();
 
     let mut placer = Placer::default();
@@ -214,9 +212,7 @@ pub fn reduce(problem: &Problem, balanced: &[NodeId], seed: u64) -> Vec<NodeId> 
             base[s as usize] += size[t] * unit[s as usize];
         }
     }
-    let mut order: Vec<(OrdF64, NodeId)> = (0..n)
-        .map(|s| (OrdF64(base[s]), s as NodeId))
-        .collect();
+    let mut order: Vec<(OrdF64, NodeId)> = (0..n).map(|s| (OrdF64(base[s]), s as NodeId)).collect();
     order.sort_unstable();
     placer.place(problem, pool, &order, &rate, f64::NEG_INFINITY);
     for (&t, &s) in pool.iter().zip(&placer.target) {

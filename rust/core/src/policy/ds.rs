@@ -86,6 +86,11 @@ mod tests {
             check_assignment(&p, &a).unwrap();
             a.node_of.iter().filter(|&&s| s != 0).count()
         };
-        assert!(remote(0.5) < remote(0.1), "{} vs {}", remote(0.5), remote(0.1));
+        assert!(
+            remote(0.5) < remote(0.1),
+            "{} vs {}",
+            remote(0.5),
+            remote(0.1)
+        );
     }
 }
