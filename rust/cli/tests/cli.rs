@@ -482,3 +482,16 @@ fn bench_all_times_every_planner() {
     assert!(!out.contains("hadoop-default"), "{out}");
     assert!(out.contains("growth 1"), "{out}");
 }
+
+#[test]
+fn bench_all_errors_name_the_input() {
+    let o = spindle(&["bench", "--all", "--nodes", "0", "--tasks", "10"]);
+    assert!(!o.status.success());
+    assert_eq!(
+        stderr(&o).trim_end(),
+        "spindle: error: generate: --nodes must be at least 1"
+    );
+    let o = spindle(&["bench"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--input"), "{}", stderr(&o));
+}

@@ -439,9 +439,18 @@ pub fn plot(path: &Path, reports: &[Report]) -> Result<()> {
         chart
             .configure_mesh()
             .disable_x_mesh()
+            .light_line_style(WHITE)
             .x_labels(2 * systems.len() + 1)
             .x_label_formatter(&label)
             .draw()?;
+        if ci == 0 {
+            chart
+                .draw_series(std::iter::empty::<PathElement<(f64, f64)>>())?
+                .label("paper (dash)")
+                .legend(|(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 12, y)], BLACK.stroke_width(2))
+                });
+        }
         for (k, &policy) in POLICIES.iter().enumerate() {
             let colour = COLOURS[k];
             let bars: Vec<(f64, f64, Option<f64>)> = systems
@@ -490,6 +499,7 @@ pub fn plot(path: &Path, reports: &[Report]) -> Result<()> {
         chart
             .configure_mesh()
             .disable_x_mesh()
+            .light_line_style(WHITE)
             .x_labels(2 * systems.len() + 1)
             .x_label_formatter(&label)
             .draw()?;

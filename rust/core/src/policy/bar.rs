@@ -162,10 +162,8 @@ pub fn reduce(problem: &Problem, balanced: &[NodeId], seed: u64) -> Vec<NodeId> 
     let mut m_exp = max_active(&mut active, &base, &live);
     let mut prev_makespan = placer.place(problem, &pool, &order, &rate, m_exp);
     let mut chosen = pool.len();
-    loop {
-        let Some(&(_, s_max)) = active.peek() else {
-            break; // nothing local left to move
-        };
+    // Until nothing local is left to move (or the makespan stops improving).
+    while let Some(&(_, s_max)) = active.peek() {
         let si = s_max as usize;
         // A random task of s_max goes to the pool (Alg. 2, RandomTask).
         let seg = offset[si] as usize;

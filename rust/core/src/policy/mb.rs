@@ -14,9 +14,11 @@
 //! Thresholds. Fischer et al. cap every server at τ tasks, τ = 1, 2, ...; their
 //! servers start idle. Seed 004 runs MB with initial loads, so the cap here is on
 //! the load: at level τ, server s may hold k covered tasks while
-//! `L_init(s) + k·d(s) <= L_min + τ·d_min`, with `d(s)` its local unit duration
+//! `L_init(s) + k·d(s) <= L_min + τ·d_max`, with `d(s)` its local unit duration
 //! (`C_loc / (speed·slots)`). With zero loads and identical servers this is
-//! exactly the count cap τ. Caps only grow with τ, so the flow of level τ is
+//! exactly the count cap τ; stepping by the slowest server's unit keeps the
+//! number of levels near (balanced load - L_min) / C_loc when one server is
+//! much faster than the rest. Caps only grow with τ, so the flow of level τ is
 //! the starting point of level τ + 1 (incremental max flow, as in Fischer et
 //! al.), and the loop stops once every task with a replica is covered: larger
 //! caps change nothing after that.
@@ -206,7 +208,7 @@ pub fn max_cover_bal_assign(problem: &Problem) -> Vec<NodeId> {
         .iter()
         .copied()
         .fold(f64::INFINITY, f64::min);
-    let step = unit.iter().copied().fold(f64::INFINITY, f64::min);
+    let step = unit.iter().copied().fold(0.0, f64::max);
 
     let mut flow = LocalFlow::default();
     flow.reset(problem);
