@@ -54,7 +54,7 @@ struct CostArgs {
     #[arg(long, default_value_t = 3.0)]
     cost_remote: f64,
     /// Growth of the remote cost per remote task in the plan (BAR's network factor q).
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, visible_alias = "network-factor", default_value_t = 0.0)]
     remote_growth: f64,
 }
 
@@ -106,7 +106,7 @@ struct PlanArgs {
     /// Instance file (JSON; see the README for the format).
     #[arg(long, short)]
     input: PathBuf,
-    /// Policy: asm1, asm1-comm, greedy, greedy-comm (hadoop-default needs `spindle simulate`).
+    /// Policy: asm1, asm1-comm, greedy, greedy-comm, mb, bar, hds, ds0.15, ds0.25, gcc (hadoop-default needs `spindle simulate`).
     #[arg(long, short, default_value = "asm1")]
     policy: String,
     /// Seed of the policy's random choices.
@@ -145,15 +145,34 @@ struct DemoArgs {
 
 #[derive(Args)]
 struct BenchArgs {
-    /// Instance file (JSON).
-    #[arg(long, short)]
-    input: PathBuf,
+    /// Instance file (JSON). Not with --all.
+    #[arg(long, short, required_unless_present = "all")]
+    input: Option<PathBuf>,
     /// Policy to time.
     #[arg(long, short, default_value = "asm1")]
     policy: String,
     /// Timed repetitions; the best and the median are reported.
     #[arg(long, default_value_t = 5)]
     repeat: usize,
+    /// Time every policy that has an offline planner on generated instances
+    /// (--nodes x each of --tasks) and print one table.
+    #[arg(long, conflicts_with_all = ["input", "policy"])]
+    all: bool,
+    /// With --all: nodes of the generated instances.
+    #[arg(long, default_value_t = 2000)]
+    nodes: usize,
+    /// With --all: task counts (comma separated).
+    #[arg(long, value_delimiter = ',', default_value = "100,1000,12800,100000")]
+    tasks: Vec<usize>,
+    /// With --all: each node's initial load is uniform in [0, W].
+    #[arg(long, default_value_t = 0.0, value_name = "W")]
+    initial_load: f64,
+    /// With --all: skip a policy at a size when its time at the previous size,
+    /// scaled by the squared size ratio, exceeds this many seconds.
+    #[arg(long, default_value_t = 60.0)]
+    budget_s: f64,
+    #[command(flatten)]
+    cost: CostArgs,
 }
 
 #[derive(Args)]
@@ -663,12 +682,18 @@ fn simulate_table(cfg: &SimConfig, jobs: usize, runs: &[spindle_sim::SimResult])
 }
 
 fn cmd_bench(a: BenchArgs) -> Result<()> {
-    let policy = PolicyKind::from_name(&a.policy)?;
-    let planner = policy.offline_planner()?;
     if a.repeat == 0 {
         bail!("--repeat must be at least 1");
     }
-    let inst = read_instance(&a.input)?;
+    if a.all {
+        return emit(&bench_all(&a)?);
+    }
+    let policy = PolicyKind::from_name(&a.policy)?;
+    let planner = policy.offline_planner()?;
+    let Some(input) = &a.input else {
+        bail!("--input is required without --all");
+    };
+    let inst = read_instance(input)?;
     let p = &inst.problem;
     let mut times = Vec::with_capacity(a.repeat);
     let mut counts: Vec<u32> = Vec::new();
@@ -704,6 +729,78 @@ fn cmd_bench(a: BenchArgs) -> Result<()> {
         "sum_k_cost": convex,
     });
     emit(&format!("{out}\n"))
+}
+
+/// `spindle bench --all`: plan time of every offline planner at each size, in
+/// one run on the same generated instances. Repetitions stop early once a
+/// cell has used 10 s; a policy whose previous time, scaled by the squared
+/// size ratio, would exceed the budget is skipped at that size.
+fn bench_all(a: &BenchArgs) -> Result<String> {
+    let policies: Vec<PolicyKind> = PolicyKind::ALL
+        .into_iter()
+        .filter(|p| p.planner().is_some())
+        .collect();
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "plan time, best of up to {} runs, ms ({} nodes, 3 replicas, initial load U[0, {}], cost local {} remote {} growth {})",
+        a.repeat, a.nodes, a.initial_load, a.cost.cost_local, a.cost.cost_remote, a.cost.remote_growth
+    );
+    let _ = write!(s, "{:<16}", "policy");
+    for t in &a.tasks {
+        let _ = write!(s, " {:>14}", format!("{t} tasks"));
+    }
+    let _ = writeln!(s);
+    let mut instances = Vec::with_capacity(a.tasks.len());
+    for (i, &tasks) in a.tasks.iter().enumerate() {
+        let spec = GenSpec {
+            nodes: a.nodes,
+            tasks,
+            replicas: 3,
+            racks: 1,
+            seed: 1 + i as u64,
+            initial_load: a.initial_load,
+            cost: a.cost.model(),
+        };
+        instances.push(Instance::from_file(generate(&spec)?)?);
+    }
+    for policy in policies {
+        let planner = policy.offline_planner()?;
+        let _ = write!(s, "{:<16}", policy.name());
+        let mut last: Option<(usize, f64)> = None;
+        for (inst, &tasks) in instances.iter().zip(&a.tasks) {
+            if let Some((prev_tasks, prev_ms)) = last {
+                let ratio = tasks as f64 / prev_tasks.max(1) as f64;
+                if prev_ms * ratio * ratio > a.budget_s * 1e3 {
+                    let _ = write!(s, " {:>14}", "skipped");
+                    last = Some((tasks, prev_ms * ratio * ratio));
+                    continue;
+                }
+            }
+            let mut best = f64::INFINITY;
+            let mut spent = 0.0;
+            for run in 0..a.repeat {
+                let start = Instant::now();
+                let plan = planner.plan(&inst.problem, 1 + run as u64);
+                let ms = start.elapsed().as_secs_f64() * 1e3;
+                std::hint::black_box(plan);
+                best = best.min(ms);
+                spent += ms;
+                if spent > 10_000.0 {
+                    break;
+                }
+            }
+            let _ = write!(s, " {:>14.3}", best);
+            last = Some((tasks, best));
+        }
+        let _ = writeln!(s);
+    }
+    let _ = writeln!(
+        s,
+        "skipped: the time at the previous size times the squared size ratio exceeds {} s",
+        a.budget_s
+    );
+    Ok(s)
 }
 
 /// Writes to standard output; a closed pipe (`spindle demo | head`) is not an error.

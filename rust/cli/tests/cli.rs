@@ -57,7 +57,18 @@ fn generate_then_plan_every_policy() {
     let inst: Value = serde_json::from_str(&stdout(&g)).unwrap();
     assert_eq!(inst["nodes"].as_array().unwrap().len(), 20);
     assert_eq!(inst["tasks"].as_array().unwrap().len(), 200);
-    for policy in ["asm1", "asm1-comm", "greedy", "greedy-comm"] {
+    for policy in [
+        "asm1",
+        "asm1-comm",
+        "greedy",
+        "greedy-comm",
+        "mb",
+        "bar",
+        "hds",
+        "ds0.15",
+        "ds0.25",
+        "gcc",
+    ] {
         let o = spindle(&[
             "plan",
             "-i",
@@ -246,7 +257,7 @@ fn input_errors_name_the_file_and_the_field() {
     let o = spindle(&["plan", "-i", path.to_str().unwrap(), "-p", "fifo"]);
     assert_eq!(
         stderr(&o).trim_end(),
-        "spindle: error: unknown policy \"fifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm, hadoop-default"
+        "spindle: error: unknown policy \"fifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm, hadoop-default, mb, bar, hds, ds0.15, ds0.25, gcc"
     );
     let o = spindle(&[
         "generate",
@@ -388,4 +399,99 @@ fn simulate_errors_name_the_input() {
         stderr(&o).trim_end(),
         "spindle: error: policy hadoop-default decides at heartbeats and has no offline plan; run it in `spindle simulate`"
     );
+}
+
+#[test]
+fn repro_bar_quick_prints_table_iv_and_times() {
+    let o = spindle(&[
+        "repro",
+        "bar",
+        "--quick",
+        "--no-progress",
+        "--format",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let reports: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let table = &reports[0];
+    assert_eq!(table["experiment"], "bar-table-iv");
+    let rows = table["rows"].as_array().unwrap();
+    // 3 conditions x 3 systems x 6 policies.
+    assert_eq!(rows.len(), 54);
+    for row in rows {
+        let ours = &row["ours"];
+        let loc = ours["locality"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&loc), "{row}");
+        let ratio = ours["makespan_ratio"].as_f64().unwrap();
+        if row["policy"] == "bar" {
+            assert_eq!(ratio, 1.0);
+        }
+        assert!(ratio > 0.0, "{row}");
+    }
+    assert_eq!(rows[0]["setup"]["q"], 10);
+    assert_eq!(rows[0]["setup"]["W"], 40);
+    assert_eq!(reports[1]["experiment"], "bar-fig9-computation-time");
+    assert_eq!(reports[1]["rows"].as_array().unwrap().len(), 3 * 6);
+}
+
+#[test]
+fn repro_bar_plots_an_svg() {
+    let dir = std::env::temp_dir().join(format!("spindle-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("bar.svg");
+    let o = spindle(&[
+        "repro",
+        "bar",
+        "--quick",
+        "--runs",
+        "1",
+        "--no-progress",
+        "--plot",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("== bar-table-iv =="));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg"), "{}", &text[..text.len().min(80)]);
+    assert!(text.contains("makespan / BAR"));
+}
+
+#[test]
+fn bench_all_times_every_planner() {
+    let o = spindle(&[
+        "bench",
+        "--all",
+        "--nodes",
+        "20",
+        "--tasks",
+        "50,100",
+        "--repeat",
+        "1",
+        "--network-factor",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for policy in ["asm1", "mb", "bar", "hds", "ds0.15", "ds0.25", "gcc"] {
+        assert!(
+            out.lines()
+                .any(|l| l.split_whitespace().next() == Some(policy)),
+            "{policy} missing:\n{out}"
+        );
+    }
+    assert!(!out.contains("hadoop-default"), "{out}");
+    assert!(out.contains("growth 1"), "{out}");
+}
+
+#[test]
+fn bench_all_errors_name_the_input() {
+    let o = spindle(&["bench", "--all", "--nodes", "0", "--tasks", "10"]);
+    assert!(!o.status.success());
+    assert_eq!(
+        stderr(&o).trim_end(),
+        "spindle: error: generate: --nodes must be at least 1"
+    );
+    let o = spindle(&["bench"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--input"), "{}", stderr(&o));
 }

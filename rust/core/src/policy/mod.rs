@@ -11,8 +11,14 @@
 
 pub mod asm1;
 pub mod asm1_comm;
+pub mod bar;
+pub mod compile_time;
 pub mod delay;
+pub mod ds;
+pub mod gcc;
 pub mod greedy;
+pub mod hds;
+pub mod mb;
 
 use crate::error::CoreError;
 use crate::model::Problem;
@@ -43,6 +49,21 @@ pub struct Dynamic {
     pub delay: bool,
 }
 
+const DS15: ds::Ds = ds::Ds {
+    name: "ds0.15",
+    fraction: 0.15,
+    heartbeat: ds::HEARTBEAT,
+};
+const DS25: ds::Ds = ds::Ds {
+    name: "ds0.25",
+    fraction: 0.25,
+    heartbeat: ds::HEARTBEAT,
+};
+const GCC: gcc::Gcc = gcc::Gcc {
+    utilization: 0.9,
+    heartbeat: ds::HEARTBEAT,
+};
+
 /// Every policy Spindle knows, by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PolicyKind {
@@ -52,15 +73,33 @@ pub enum PolicyKind {
     GreedyComm,
     /// CapacityScheduler's delay scheduling, YARN's stock behaviour.
     HadoopDefault,
+    /// MaxCover-BalAssign (Fischer, Su and Yin), the flow-based baseline.
+    Mb,
+    /// BAlance-Reduce (seed 004).
+    Bar,
+    /// Hadoop default scheduler as seed 004 runs it (compile-time form).
+    Hds,
+    /// Delay scheduling, threshold 15% of the servers (seed 004's DS0.15).
+    Ds15,
+    /// Delay scheduling, threshold 25% of the servers (seed 004's DS0.25).
+    Ds25,
+    /// Good-Cache-Compute, utility threshold 90% (seed 004).
+    Gcc,
 }
 
 impl PolicyKind {
-    pub const ALL: [PolicyKind; 5] = [
+    pub const ALL: [PolicyKind; 11] = [
         PolicyKind::Asm1,
         PolicyKind::Asm1Comm,
         PolicyKind::Greedy,
         PolicyKind::GreedyComm,
         PolicyKind::HadoopDefault,
+        PolicyKind::Mb,
+        PolicyKind::Bar,
+        PolicyKind::Hds,
+        PolicyKind::Ds15,
+        PolicyKind::Ds25,
+        PolicyKind::Gcc,
     ];
 
     pub fn name(self) -> &'static str {
@@ -70,6 +109,12 @@ impl PolicyKind {
             PolicyKind::Greedy => "greedy",
             PolicyKind::GreedyComm => "greedy-comm",
             PolicyKind::HadoopDefault => "hadoop-default",
+            PolicyKind::Mb => "mb",
+            PolicyKind::Bar => "bar",
+            PolicyKind::Hds => "hds",
+            PolicyKind::Ds15 => "ds0.15",
+            PolicyKind::Ds25 => "ds0.25",
+            PolicyKind::Gcc => "gcc",
         }
     }
 
@@ -93,6 +138,12 @@ impl PolicyKind {
             PolicyKind::Greedy => Some(&greedy::Greedy { comm: false }),
             PolicyKind::GreedyComm => Some(&greedy::Greedy { comm: true }),
             PolicyKind::HadoopDefault => None,
+            PolicyKind::Mb => Some(&mb::Mb),
+            PolicyKind::Bar => Some(&bar::Bar),
+            PolicyKind::Hds => Some(&hds::Hds),
+            PolicyKind::Ds15 => Some(&DS15),
+            PolicyKind::Ds25 => Some(&DS25),
+            PolicyKind::Gcc => Some(&GCC),
         }
     }
 
@@ -125,6 +176,23 @@ impl PolicyKind {
             PolicyKind::Greedy => d,
             PolicyKind::GreedyComm => Dynamic { spill: true, ..d },
             PolicyKind::HadoopDefault => Dynamic {
+                spill: true,
+                delay: true,
+                ..d
+            },
+            // The plan already holds its remote tasks; a node whose queue is
+            // done helps with local work, then with any work left.
+            PolicyKind::Mb | PolicyKind::Bar => Dynamic {
+                planned: true,
+                steal: true,
+                spill: true,
+                ..d
+            },
+            // At heartbeats: local first, then any task.
+            PolicyKind::Hds => Dynamic { spill: true, ..d },
+            // At heartbeats the Session's delay rule (missed opportunities)
+            // stands for the skip counter and the idle-server test.
+            PolicyKind::Ds15 | PolicyKind::Ds25 | PolicyKind::Gcc => Dynamic {
                 spill: true,
                 delay: true,
                 ..d
@@ -162,7 +230,7 @@ mod tests {
         let err = PolicyKind::from_name("fifo").unwrap_err().to_string();
         assert_eq!(
             err,
-            "unknown policy \"fifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm, hadoop-default"
+            "unknown policy \"fifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm, hadoop-default, mb, bar, hds, ds0.15, ds0.25, gcc"
         );
     }
 }

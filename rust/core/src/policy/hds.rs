@@ -1,0 +1,44 @@
+//! HDS, the Hadoop default scheduler as seed 004 (BAR) Sect. V describes and
+//! runs it: "when a server is idle, the scheduler chooses a data-local task,
+//! then allocates the task to the server. If there is no feasible task, then
+//! the scheduler will select a random task." Played out in the compile-time
+//! form of Sect. V.B ([`compile_time`](super::compile_time)).
+
+use crate::model::Problem;
+use crate::plan::Assignment;
+use crate::policy::compile_time::{dispatch, Rule};
+use crate::policy::Planner;
+
+/// The HDS planner (compile-time form).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Hds;
+
+impl Planner for Hds {
+    fn name(&self) -> &'static str {
+        "hds"
+    }
+
+    fn plan(&self, problem: &Problem, seed: u64) -> Assignment {
+        // HDS never skips, so the heartbeat plays no part.
+        dispatch(problem, Rule::Any, 1.0, seed).assignment(problem)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::CostModel;
+    use crate::plan::{check_assignment, evaluate};
+
+    #[test]
+    fn least_loaded_server_goes_first_and_never_waits() {
+        // Three idle-ish servers, three tasks all held by the busiest one: the
+        // two others take a task each at once (remote), the holder one local.
+        let mut p = Problem::uniform(3, &vec![vec![2]; 3], CostModel::default());
+        p.node_load = vec![0.0, 1.0, 2.0];
+        let a = Hds.plan(&p, 5);
+        check_assignment(&p, &a).unwrap();
+        assert_eq!(a.counts(), vec![1, 1, 1]);
+        assert_eq!(evaluate(&p, &a).non_local, 2);
+    }
+}
