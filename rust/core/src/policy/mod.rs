@@ -13,6 +13,8 @@ pub mod asm1;
 pub mod asm1_comm;
 pub mod delay;
 pub mod greedy;
+pub mod labl;
+pub mod round_robin;
 
 use crate::error::CoreError;
 use crate::model::Problem;
@@ -52,15 +54,27 @@ pub enum PolicyKind {
     GreedyComm,
     /// CapacityScheduler's delay scheduling, YARN's stock behaviour.
     HadoopDefault,
+    /// LABL (seed 001) with remote assignments while `l <= l**` (`labl`).
+    Labl,
+    /// LABL with remote assignments while `l <= l** + 1` (`labl+1`).
+    LablPlus1,
+    /// LABL with remote assignments at every iteration (Theorem 1's setting).
+    LablAlways,
+    /// Hadoop's locality-aware round robin as modelled in seed 001.
+    RoundRobin,
 }
 
 impl PolicyKind {
-    pub const ALL: [PolicyKind; 5] = [
+    pub const ALL: [PolicyKind; 9] = [
         PolicyKind::Asm1,
         PolicyKind::Asm1Comm,
         PolicyKind::Greedy,
         PolicyKind::GreedyComm,
         PolicyKind::HadoopDefault,
+        PolicyKind::Labl,
+        PolicyKind::LablPlus1,
+        PolicyKind::LablAlways,
+        PolicyKind::RoundRobin,
     ];
 
     pub fn name(self) -> &'static str {
@@ -70,6 +84,10 @@ impl PolicyKind {
             PolicyKind::Greedy => "greedy",
             PolicyKind::GreedyComm => "greedy-comm",
             PolicyKind::HadoopDefault => "hadoop-default",
+            PolicyKind::Labl => "labl",
+            PolicyKind::LablPlus1 => "labl+1",
+            PolicyKind::LablAlways => "labl-always",
+            PolicyKind::RoundRobin => "round-robin",
         }
     }
 
@@ -93,6 +111,16 @@ impl PolicyKind {
             PolicyKind::Greedy => Some(&greedy::Greedy { comm: false }),
             PolicyKind::GreedyComm => Some(&greedy::Greedy { comm: true }),
             PolicyKind::HadoopDefault => None,
+            PolicyKind::Labl => Some(&labl::Labl {
+                threshold: labl::RemoteThreshold::UpTo(0),
+            }),
+            PolicyKind::LablPlus1 => Some(&labl::Labl {
+                threshold: labl::RemoteThreshold::UpTo(1),
+            }),
+            PolicyKind::LablAlways => Some(&labl::Labl {
+                threshold: labl::RemoteThreshold::Always,
+            }),
+            PolicyKind::RoundRobin => Some(&round_robin::RoundRobin),
         }
     }
 
@@ -129,6 +157,20 @@ impl PolicyKind {
                 delay: true,
                 ..d
             },
+            // LABL's plan already holds its remote choices; an idle node may
+            // still take a local task (no extra resources), never a remote one.
+            PolicyKind::Labl | PolicyKind::LablPlus1 | PolicyKind::LablAlways => Dynamic {
+                planned: true,
+                steal: true,
+                ..d
+            },
+            // Follow the round-robin plan; once it is done, Hadoop's own
+            // fallback: any work rather than stay idle.
+            PolicyKind::RoundRobin => Dynamic {
+                planned: true,
+                spill: true,
+                ..d
+            },
         }
     }
 }
@@ -151,6 +193,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn planner_names_match_the_registry() {
+        for p in PolicyKind::ALL {
+            if let Some(planner) = p.planner() {
+                assert_eq!(planner.name(), p.name());
+            }
+        }
+    }
+
+    #[test]
     fn names_round_trip() {
         for p in PolicyKind::ALL {
             assert_eq!(PolicyKind::from_name(p.name()).unwrap(), p);
@@ -162,7 +213,7 @@ mod tests {
         let err = PolicyKind::from_name("fifo").unwrap_err().to_string();
         assert_eq!(
             err,
-            "unknown policy \"fifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm, hadoop-default"
+            "unknown policy \"fifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm, hadoop-default, labl, labl+1, labl-always, round-robin"
         );
     }
 }
