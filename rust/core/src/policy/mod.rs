@@ -14,6 +14,7 @@ pub mod asm1_comm;
 pub mod delay;
 pub mod greedy;
 pub mod labl;
+pub mod mb;
 pub mod round_robin;
 
 use crate::error::CoreError;
@@ -54,6 +55,8 @@ pub enum PolicyKind {
     GreedyComm,
     /// CapacityScheduler's delay scheduling, YARN's stock behaviour.
     HadoopDefault,
+    /// MaxCover-BalAssign (Fischer, Su and Yin), the flow-based baseline.
+    Mb,
     /// LABL (seed 001) with remote assignments while `l <= l**` (`labl`).
     Labl,
     /// LABL with remote assignments while `l <= l** + 1` (`labl+1`).
@@ -65,12 +68,13 @@ pub enum PolicyKind {
 }
 
 impl PolicyKind {
-    pub const ALL: [PolicyKind; 9] = [
+    pub const ALL: [PolicyKind; 10] = [
         PolicyKind::Asm1,
         PolicyKind::Asm1Comm,
         PolicyKind::Greedy,
         PolicyKind::GreedyComm,
         PolicyKind::HadoopDefault,
+        PolicyKind::Mb,
         PolicyKind::Labl,
         PolicyKind::LablPlus1,
         PolicyKind::LablAlways,
@@ -84,6 +88,7 @@ impl PolicyKind {
             PolicyKind::Greedy => "greedy",
             PolicyKind::GreedyComm => "greedy-comm",
             PolicyKind::HadoopDefault => "hadoop-default",
+            PolicyKind::Mb => "mb",
             PolicyKind::Labl => "labl",
             PolicyKind::LablPlus1 => "labl+1",
             PolicyKind::LablAlways => "labl-always",
@@ -111,6 +116,7 @@ impl PolicyKind {
             PolicyKind::Greedy => Some(&greedy::Greedy { comm: false }),
             PolicyKind::GreedyComm => Some(&greedy::Greedy { comm: true }),
             PolicyKind::HadoopDefault => None,
+            PolicyKind::Mb => Some(&mb::Mb),
             PolicyKind::Labl => Some(&labl::Labl {
                 threshold: labl::RemoteThreshold::UpTo(0),
             }),
@@ -155,6 +161,14 @@ impl PolicyKind {
             PolicyKind::HadoopDefault => Dynamic {
                 spill: true,
                 delay: true,
+                ..d
+            },
+            // The plan already holds its remote tasks; a node whose queue is
+            // done helps with local work, then with any work left.
+            PolicyKind::Mb => Dynamic {
+                planned: true,
+                steal: true,
+                spill: true,
                 ..d
             },
             // LABL's plan already holds its remote choices; an idle node may
@@ -213,7 +227,7 @@ mod tests {
         let err = PolicyKind::from_name("fifo").unwrap_err().to_string();
         assert_eq!(
             err,
-            "unknown policy \"fifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm, hadoop-default, labl, labl+1, labl-always, round-robin"
+            "unknown policy \"fifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm, hadoop-default, mb, labl, labl+1, labl-always, round-robin"
         );
     }
 }
