@@ -588,7 +588,7 @@ pub fn plot(path: &Path, reports: &[Report]) -> Result<()> {
         .configure_series_labels()
         .border_style(BLACK)
         .background_style(WHITE.mix(0.8))
-        .position(SeriesLabelPosition::UpperRight)
+        .position(SeriesLabelPosition::LowerRight)
         .draw()?;
 
     if let Some(fig6) = fig6 {

@@ -27,6 +27,14 @@
 //! load after the first iteration is at most `max(phi_s, l**)`, so `T_rem` is
 //! empty from the second iteration on.
 //!
+//! What the tests find about Sect. 3.6: Theorem 1 (`max phi <= min phi +
+//! w_rem` when Phase II always runs) does not hold for Fig. 1: Phase II only
+//! moves tasks whose replicas are all busy, so local work piled on a loaded
+//! but not busy server stays there, and Phase I's overshoot adds to it.
+//! Theorem 2's bound holds once the busy servers (`phi_s >= l**`, counted
+//! negatively in `l** |S| - sum phi_s`) are left out of the sum. `l*` and
+//! `l**` are lower bounds of the optimal latency, as claimed.
+//!
 //! Outside the paper's model (unit tasks, one slot, speed 1) a task on node n
 //! takes `size * w / (speed * slots)` of n's load. Tasks without any replica
 //! can only ever run remote, so Phase II always places them, whatever the
