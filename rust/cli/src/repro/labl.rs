@@ -119,6 +119,9 @@ impl Sums {
     }
 }
 
+/// A claim of the paper checked on a point: `None` when a policy is missing.
+type Claim = fn(&Point) -> Option<bool>;
+
 /// One measured point: setup and the mean figures per policy (by name).
 struct Point {
     setup: BTreeMap<String, serde_json::Value>,
@@ -326,7 +329,7 @@ pub fn run(opts: &Opts) -> Result<Vec<Report>> {
         "{runs} runs per point; rho_max = 4, initial load uniform integer in [0, 5], w_loc = 1, w_rem = 3; means over runs; latency counts initial loads (normalised to min 0), resource = C(T), throughput = |T| / C(T)"
     )];
     notes.extend(missing_note(&all));
-    let claims: [(&str, fn(&Point) -> Option<bool>); 4] = [
+    let claims: [(&str, Claim); 4] = [
         (
             "claim (Fig. 5b) round robin is Pareto-dominated by every other algorithm",
             rr_dominated,
