@@ -87,4 +87,42 @@ mod tests {
         assert_eq!(a.node_of, vec![0, 1]);
         assert_eq!(accounting(&p, &a).latency, 6.0);
     }
+
+    proptest::proptest! {
+        /// Server i gets ceil((|T| - i) / |S|) tasks, and a remote task only
+        /// when none of its own was pending at its turn.
+        #[test]
+        fn turns_and_local_first(
+            n in 1usize..8,
+            reps in proptest::collection::vec(proptest::collection::vec(0u32..8, 0..4), 0..40),
+        ) {
+            let reps: Vec<Vec<u32>> = reps
+                .into_iter()
+                .map(|mut r| {
+                    r.retain(|&s| (s as usize) < n);
+                    r.sort_unstable();
+                    r.dedup();
+                    r
+                })
+                .collect();
+            let p = Problem::uniform(n, &reps, CostModel::default());
+            let a = RoundRobin.plan(&p, 0);
+            proptest::prop_assert_eq!(check_assignment(&p, &a), Ok(()));
+            let m = reps.len();
+            for (s, &c) in a.counts().iter().enumerate() {
+                proptest::prop_assert_eq!(c as usize, (m.saturating_sub(s)).div_ceil(n));
+            }
+            // Replay the turns: a remote pick means s had nothing local left.
+            let mut done = vec![false; m];
+            let order: Vec<u32> = (0..m).map(|k| a.queues.row(k % n)[k / n]).collect();
+            for (k, &t) in order.iter().enumerate() {
+                let s = (k % n) as u32;
+                if !reps[t as usize].contains(&s) {
+                    let left = p.local_tasks(s).iter().any(|&u| !done[u as usize]);
+                    proptest::prop_assert!(!left, "server {} went remote with local work left", s);
+                }
+                done[t as usize] = true;
+            }
+        }
+    }
 }
