@@ -18,7 +18,9 @@ pub mod ds;
 pub mod gcc;
 pub mod greedy;
 pub mod hds;
+pub mod labl;
 pub mod mb;
+pub mod round_robin;
 
 use crate::error::CoreError;
 use crate::model::Problem;
@@ -85,10 +87,18 @@ pub enum PolicyKind {
     Ds25,
     /// Good-Cache-Compute, utility threshold 90% (seed 004).
     Gcc,
+    /// LABL (seed 001) with remote assignments while `l <= l**` (`labl`).
+    Labl,
+    /// LABL with remote assignments while `l <= l** + 1` (`labl+1`).
+    LablPlus1,
+    /// LABL with remote assignments at every iteration (Theorem 1's setting).
+    LablAlways,
+    /// Hadoop's locality-aware round robin as modelled in seed 001.
+    RoundRobin,
 }
 
 impl PolicyKind {
-    pub const ALL: [PolicyKind; 11] = [
+    pub const ALL: [PolicyKind; 15] = [
         PolicyKind::Asm1,
         PolicyKind::Asm1Comm,
         PolicyKind::Greedy,
@@ -100,6 +110,10 @@ impl PolicyKind {
         PolicyKind::Ds15,
         PolicyKind::Ds25,
         PolicyKind::Gcc,
+        PolicyKind::Labl,
+        PolicyKind::LablPlus1,
+        PolicyKind::LablAlways,
+        PolicyKind::RoundRobin,
     ];
 
     pub fn name(self) -> &'static str {
@@ -115,6 +129,10 @@ impl PolicyKind {
             PolicyKind::Ds15 => "ds0.15",
             PolicyKind::Ds25 => "ds0.25",
             PolicyKind::Gcc => "gcc",
+            PolicyKind::Labl => "labl",
+            PolicyKind::LablPlus1 => "labl+1",
+            PolicyKind::LablAlways => "labl-always",
+            PolicyKind::RoundRobin => "round-robin",
         }
     }
 
@@ -144,6 +162,16 @@ impl PolicyKind {
             PolicyKind::Ds15 => Some(&DS15),
             PolicyKind::Ds25 => Some(&DS25),
             PolicyKind::Gcc => Some(&GCC),
+            PolicyKind::Labl => Some(&labl::Labl {
+                threshold: labl::RemoteThreshold::UpTo(0),
+            }),
+            PolicyKind::LablPlus1 => Some(&labl::Labl {
+                threshold: labl::RemoteThreshold::UpTo(1),
+            }),
+            PolicyKind::LablAlways => Some(&labl::Labl {
+                threshold: labl::RemoteThreshold::Always,
+            }),
+            PolicyKind::RoundRobin => Some(&round_robin::RoundRobin),
         }
     }
 
@@ -197,6 +225,20 @@ impl PolicyKind {
                 delay: true,
                 ..d
             },
+            // LABL's plan already holds its remote choices; an idle node may
+            // still take a local task (no extra resources), never a remote one.
+            PolicyKind::Labl | PolicyKind::LablPlus1 | PolicyKind::LablAlways => Dynamic {
+                planned: true,
+                steal: true,
+                ..d
+            },
+            // Follow the round-robin plan; once it is done, Hadoop's own
+            // fallback: any work rather than stay idle.
+            PolicyKind::RoundRobin => Dynamic {
+                planned: true,
+                spill: true,
+                ..d
+            },
         }
     }
 }
@@ -219,6 +261,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn planner_names_match_the_registry() {
+        for p in PolicyKind::ALL {
+            if let Some(planner) = p.planner() {
+                assert_eq!(planner.name(), p.name());
+            }
+        }
+    }
+
+    #[test]
     fn names_round_trip() {
         for p in PolicyKind::ALL {
             assert_eq!(PolicyKind::from_name(p.name()).unwrap(), p);
@@ -230,7 +281,7 @@ mod tests {
         let err = PolicyKind::from_name("fifo").unwrap_err().to_string();
         assert_eq!(
             err,
-            "unknown policy \"fifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm, hadoop-default, mb, bar, hds, ds0.15, ds0.25, gcc"
+            "unknown policy \"fifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm, hadoop-default, mb, bar, hds, ds0.15, ds0.25, gcc, labl, labl+1, labl-always, round-robin"
         );
     }
 }
