@@ -7,6 +7,7 @@ use proptest::prelude::*;
 use spindle_core::execute::{execute, ExecState, Rule};
 use spindle_core::model::{CostModel, NodeId, Problem, NONE};
 use spindle_core::plan::check_assignment;
+use spindle_core::policy::asm1::certified_lower_bound;
 use spindle_core::policy::maestro::Maestro;
 use spindle_core::PolicyKind;
 
@@ -63,8 +64,11 @@ proptest! {
     fn static_asm1_reaches_the_brute_force_optimum((nodes, replicas) in instance(4, 9), seed in 0u64..100) {
         let p = Problem::uniform(nodes, &replicas, unit_cost());
         let e = PolicyKind::StaticAsm1.execute(&p, seed).unwrap();
+        let best = brute_force(nodes, &replicas);
         prop_assert_eq!(e.non_local, 0);
-        prop_assert_eq!(e.makespan, f64::from(brute_force(nodes, &replicas)));
+        prop_assert_eq!(e.makespan, f64::from(best));
+        // The certificate the repro uses agrees with the brute force.
+        prop_assert_eq!(certified_lower_bound(&p, &e.node_of), best);
     }
 
     #[test]

@@ -13,7 +13,8 @@
 //! First wave: one task per node. Repeatedly the node with the smallest
 //! NodeW (among those without a first-wave task and with a local chunk left)
 //! gets its local task with the largest Cw; weights are recomputed after each
-//! choice (the O(n_max |P|^2) of the paper). Second wave, at run time: an idle
+//! choice (the paper's O(n_max |P|^2); regrouping the sum by holder makes
+//! each round O(|P|^2)). Second wave, at run time: an idle
 //! node takes its local task with the largest Cw; with none, the MAKESPAN
 //! variant stays idle and the COMM variant takes an arbitrary (random)
 //! unprocessed task.
@@ -113,21 +114,21 @@ impl Rule for MaestroRule {
             let mut best = NONE;
             let mut lowest = f64::INFINITY;
             for j in 0..n as NodeId {
-                if done[j as usize] || st.local_left(j) == 0 {
+                let hcn = st.local_left(j);
+                if done[j as usize] || hcn == 0 {
                     continue;
                 }
-                let mut w = 0.0;
-                for &t in self.local.live(st, j) {
-                    let mut s = 0.0;
-                    for &k in problem.replicas(t) {
-                        let shared = if k == j {
-                            0
-                        } else {
-                            sc[k as usize * n + j as usize]
-                        };
-                        s += 1.0 / f64::from((st.local_left(k) + shared).max(1));
+                // Summing the terms chunk by chunk, holder k != j appears once
+                // per chunk it shares with j (Sc_k^j times) and j itself once
+                // per chunk (HCN_j times, each 1/HCN_j), so NodeW_j is
+                // HCN_j - 1 - sum_k Sc_k^j / (HCN_k + Sc_k^j): O(|P|) per node.
+                let mut w = f64::from(hcn) - 1.0;
+                for k in 0..n {
+                    let shared = sc[k * n + j as usize];
+                    if shared > 0 && k != j as usize {
+                        let s = f64::from(shared);
+                        w -= s / (f64::from(st.local_left(k as NodeId)) + s);
                     }
-                    w += 1.0 - s;
                 }
                 if w < lowest {
                     lowest = w;
@@ -205,6 +206,73 @@ mod tests {
         let a = Maestro { comm: false }.plan(&p, 0);
         check_assignment(&p, &a).unwrap();
         assert_eq!(a.node_of, vec![1, 0, 0]);
+    }
+
+    #[test]
+    fn node_weight_closed_form_matches_the_chunk_by_chunk_sum() {
+        // The definition, summed chunk by chunk, against the ordering the
+        // first wave used: the node with the smallest weight is served first.
+        let replicas: Vec<Vec<NodeId>> = (0..40u32)
+            .map(|i| {
+                let a = (i * 7) % 9;
+                let b = (i * 4 + 1) % 9;
+                let c = (i * 5 + 3) % 9;
+                let mut v = vec![a];
+                for x in [b, c] {
+                    if !v.contains(&x) {
+                        v.push(x);
+                    }
+                }
+                v
+            })
+            .collect();
+        let p = Problem::uniform(9, &replicas, CostModel::default());
+        let n = 9usize;
+        let hcn: Vec<f64> = (0..n)
+            .map(|j| p.local_tasks(j as NodeId).len() as f64)
+            .collect();
+        let mut sc = vec![0.0; n * n];
+        for r in &replicas {
+            for &a in r {
+                for &b in r {
+                    if a != b {
+                        sc[a as usize * n + b as usize] += 1.0;
+                    }
+                }
+            }
+        }
+        let by_chunks = |j: usize| -> f64 {
+            p.local_tasks(j as NodeId)
+                .iter()
+                .map(|&t| {
+                    1.0 - p
+                        .replicas(t)
+                        .iter()
+                        .map(|&k| {
+                            let k = k as usize;
+                            let shared = if k == j { 0.0 } else { sc[k * n + j] };
+                            1.0 / (hcn[k] + shared)
+                        })
+                        .sum::<f64>()
+                })
+                .sum()
+        };
+        let first = (0..n)
+            .min_by(|&a, &b| by_chunks(a).total_cmp(&by_chunks(b)))
+            .unwrap();
+        let mut rule = Maestro { comm: false }.rule(&p);
+        let mut st = ExecState::new(&p);
+        let mut rng = rand::SeedableRng::seed_from_u64(0);
+        rule.init(&mut st, &mut rng);
+        // The first node served got the heaviest chunk among its own at the
+        // start, and nobody else's choice could have taken it before.
+        let t = rule.first_wave()[first];
+        assert!(p.replicas(t).contains(&(first as NodeId)));
+        let expect = {
+            let mut local = LocalLists::new(&p);
+            heaviest_chunk(&mut local, &ExecState::new(&p), first as NodeId)
+        };
+        assert_eq!(t, expect);
     }
 
     #[test]
