@@ -257,7 +257,10 @@ fn input_errors_name_the_file_and_the_field() {
     let o = spindle(&["plan", "-i", path.to_str().unwrap(), "-p", "fifo"]);
     assert_eq!(
         stderr(&o).trim_end(),
-        "spindle: error: unknown policy \"fifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm, hadoop-default, mb, bar, hds, ds0.15, ds0.25, gcc, labl, labl+1, labl-always, round-robin"
+        format!(
+            "spindle: error: unknown policy \"fifo\"; known policies: {}",
+            spindle_core::PolicyKind::ALL.map(|p| p.name()).join(", ")
+        )
     );
     let o = spindle(&[
         "generate",

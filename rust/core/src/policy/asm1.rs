@@ -199,6 +199,45 @@ impl Asm1Workspace {
     }
 }
 
+/// A lower bound on the maximum number of tasks per node of any local
+/// assignment, certified from `node_of` (unit tasks, every task with a
+/// replica): close the set R of nodes reachable from a most-loaded node by
+/// moving one of its tasks to another replica holder, and so on; the tasks
+/// assigned inside R have all their replicas in R, so some node of R must
+/// take at least ceil(tasks / |R|). When `node_of` has no cost-reducing path
+/// (Theorem 10) this equals its own maximum: an independent optimality check.
+pub fn certified_lower_bound(problem: &Problem, node_of: &[NodeId]) -> u32 {
+    let n = problem.num_nodes();
+    let mut count = vec![0u32; n];
+    let mut assigned: Vec<Vec<TaskId>> = vec![Vec::new(); n];
+    for (t, &p) in node_of.iter().enumerate() {
+        if (p as usize) < n {
+            count[p as usize] += 1;
+            assigned[p as usize].push(t as TaskId);
+        }
+    }
+    let Some(top) = (0..n).max_by_key(|&p| (count[p], std::cmp::Reverse(p))) else {
+        return 0;
+    };
+    let mut in_r = vec![false; n];
+    in_r[top] = true;
+    let mut stack = vec![top];
+    let (mut nodes, mut tasks) = (0u64, 0u64);
+    while let Some(u) = stack.pop() {
+        nodes += 1;
+        tasks += u64::from(count[u]);
+        for &t in &assigned[u] {
+            for &q in problem.replicas(t) {
+                if !in_r[q as usize] {
+                    in_r[q as usize] = true;
+                    stack.push(q as usize);
+                }
+            }
+        }
+    }
+    tasks.div_ceil(nodes) as u32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -239,6 +278,17 @@ mod tests {
         let p = Problem::uniform(2, &[vec![0], vec![0], vec![]], CostModel::default());
         let a = Asm1.plan(&p, 0);
         assert_eq!(a.node_of, vec![0, 0, 1]);
+    }
+
+    #[test]
+    fn certificate_matches_asm1_and_exposes_a_bad_assignment() {
+        let replicas = vec![vec![1], vec![1, 2], vec![3], vec![0, 1], vec![0], vec![2]];
+        let p = Problem::uniform(4, &replicas, CostModel::default());
+        let a = Asm1.plan(&p, 0);
+        assert_eq!(certified_lower_bound(&p, &a.node_of), 2);
+        // Everything that can go to processor 2 (index 1) goes there: max 3,
+        // but the closure proves only 2 is forced.
+        assert_eq!(certified_lower_bound(&p, &[1, 1, 3, 1, 0, 2]), 2);
     }
 
     #[test]

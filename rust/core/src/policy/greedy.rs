@@ -16,6 +16,7 @@ use std::collections::BinaryHeap;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::execute::{ExecState, LocalLists, Rule};
 use crate::model::{NodeId, OrdF64, Problem, TaskId, NONE};
 use crate::plan::{place_unmatched, Assignment};
 use crate::policy::Planner;
@@ -109,6 +110,32 @@ impl Planner for Greedy {
     }
 }
 
+impl Greedy {
+    /// The same rule for [`crate::execute::execute`].
+    pub fn rule(self, problem: &Problem) -> GreedyRule {
+        GreedyRule {
+            comm: self.comm,
+            local: LocalLists::new(problem),
+        }
+    }
+}
+
+/// An idle node takes a random local task, else (COMM) a random one.
+pub struct GreedyRule {
+    comm: bool,
+    local: LocalLists,
+}
+
+impl Rule for GreedyRule {
+    fn pick(&mut self, st: &ExecState, node: NodeId, rng: &mut ChaCha8Rng) -> Option<TaskId> {
+        if let Some(t) = self.local.random(st, node, rng) {
+            return Some(t);
+        }
+        let pending = st.pending();
+        (self.comm && !pending.is_empty()).then(|| pending[rng.gen_range(0..pending.len())])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,6 +165,17 @@ mod tests {
         // ones (cost 3); node 0 runs the last two at t=1 and t=2.
         assert_eq!(a.counts(), vec![3, 1, 1]);
         assert_eq!(evaluate(&p, &a).non_local, 2);
+    }
+
+    #[test]
+    fn executor_rule_matches_the_planner_counts() {
+        let replicas = vec![vec![0]; 5];
+        let p = Problem::uniform(3, &replicas, CostModel::default());
+        let e = crate::execute::execute(&p, &mut Greedy { comm: true }.rule(&p), 7);
+        assert_eq!(e.assignment(3).counts(), vec![3, 1, 1]);
+        let m = crate::execute::execute(&p, &mut Greedy { comm: false }.rule(&p), 7);
+        assert_eq!(m.assignment(3).counts(), vec![5, 0, 0]);
+        assert_eq!(m.makespan, 5.0);
     }
 
     #[test]

@@ -11,18 +11,26 @@
 
 pub mod asm1;
 pub mod asm1_comm;
+pub mod asm1_comm_steal;
+pub mod asm1_makespan;
 pub mod bar;
 pub mod compile_time;
 pub mod delay;
 pub mod ds;
+pub mod etf;
 pub mod gcc;
 pub mod greedy;
 pub mod hds;
 pub mod labl;
+pub mod locaware;
+pub mod locaware_clair;
+pub mod maestro;
 pub mod mb;
 pub mod round_robin;
+pub mod static_asm1;
 
 use crate::error::CoreError;
+use crate::execute::{execute, Execution, Planned};
 use crate::model::Problem;
 use crate::plan::Assignment;
 
@@ -65,6 +73,43 @@ const GCC: gcc::Gcc = gcc::Gcc {
     utilization: 0.9,
     heartbeat: ds::HEARTBEAT,
 };
+const LOCAWARE: [locaware::LocAware; 4] = [
+    locaware::LocAware {
+        avg: false,
+        comm: false,
+    },
+    locaware::LocAware {
+        avg: false,
+        comm: true,
+    },
+    locaware::LocAware {
+        avg: true,
+        comm: false,
+    },
+    locaware::LocAware {
+        avg: true,
+        comm: true,
+    },
+];
+
+const CLAIR: [locaware_clair::LocAwareClair; 4] = [
+    locaware_clair::LocAwareClair {
+        avg: false,
+        comm: false,
+    },
+    locaware_clair::LocAwareClair {
+        avg: false,
+        comm: true,
+    },
+    locaware_clair::LocAwareClair {
+        avg: true,
+        comm: false,
+    },
+    locaware_clair::LocAwareClair {
+        avg: true,
+        comm: true,
+    },
+];
 
 /// Every policy Spindle knows, by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -95,10 +140,32 @@ pub enum PolicyKind {
     LablAlways,
     /// Hadoop's locality-aware round robin as modelled in seed 001.
     RoundRobin,
+    /// Seed 000 Sect. 7.1: ASM1's plan, no stealing.
+    StaticAsm1,
+    /// Seed 000 Sect. 7.1: ASM1's plan, then random local tasks.
+    Asm1Makespan,
+    /// Seed 000 Sect. 7.1: ASM1's plan, then local tasks, then stealing from the longest queue.
+    Asm1CommSteal,
+    /// Seed 000 Sect. 6.1.1, both waves.
+    Maestro,
+    MaestroComm,
+    /// Seed 000 Sect. 6.1.2.
+    LocAwareMin,
+    LocAwareMinComm,
+    LocAwareAvg,
+    LocAwareAvgComm,
+    /// Seed 000 Sect. 6.2 (clairvoyant): locality-aware LPT.
+    Etf,
+    EtfComm,
+    /// Seed 000 Sect. 6.2 (clairvoyant).
+    LocAwareClairMin,
+    LocAwareClairMinComm,
+    LocAwareClairAvg,
+    LocAwareClairAvgComm,
 }
 
 impl PolicyKind {
-    pub const ALL: [PolicyKind; 15] = [
+    pub const ALL: [PolicyKind; 30] = [
         PolicyKind::Asm1,
         PolicyKind::Asm1Comm,
         PolicyKind::Greedy,
@@ -114,6 +181,21 @@ impl PolicyKind {
         PolicyKind::LablPlus1,
         PolicyKind::LablAlways,
         PolicyKind::RoundRobin,
+        PolicyKind::StaticAsm1,
+        PolicyKind::Asm1Makespan,
+        PolicyKind::Asm1CommSteal,
+        PolicyKind::Maestro,
+        PolicyKind::MaestroComm,
+        PolicyKind::LocAwareMin,
+        PolicyKind::LocAwareMinComm,
+        PolicyKind::LocAwareAvg,
+        PolicyKind::LocAwareAvgComm,
+        PolicyKind::Etf,
+        PolicyKind::EtfComm,
+        PolicyKind::LocAwareClairMin,
+        PolicyKind::LocAwareClairMinComm,
+        PolicyKind::LocAwareClairAvg,
+        PolicyKind::LocAwareClairAvgComm,
     ];
 
     pub fn name(self) -> &'static str {
@@ -133,7 +215,41 @@ impl PolicyKind {
             PolicyKind::LablPlus1 => "labl+1",
             PolicyKind::LablAlways => "labl-always",
             PolicyKind::RoundRobin => "round-robin",
+            PolicyKind::StaticAsm1 => "static-asm1",
+            PolicyKind::Asm1Makespan => "asm1-makespan",
+            PolicyKind::Asm1CommSteal => "asm1-comm-steal",
+            PolicyKind::Maestro => "maestro",
+            PolicyKind::MaestroComm => "maestro-comm",
+            PolicyKind::LocAwareMin => "locaware-min",
+            PolicyKind::LocAwareMinComm => "locaware-min-comm",
+            PolicyKind::LocAwareAvg => "locaware-avg",
+            PolicyKind::LocAwareAvgComm => "locaware-avg-comm",
+            PolicyKind::Etf => "etf",
+            PolicyKind::EtfComm => "etf-comm",
+            PolicyKind::LocAwareClairMin => "locaware-clair-min",
+            PolicyKind::LocAwareClairMinComm => "locaware-clair-min-comm",
+            PolicyKind::LocAwareClairAvg => "locaware-clair-avg",
+            PolicyKind::LocAwareClairAvgComm => "locaware-clair-avg-comm",
         }
+    }
+
+    /// MAKESPAN-ORIENTED policies run local tasks only; COMM-ORIENTED ones
+    /// never leave a node idle while work remains (seed 000 Sect. 2).
+    pub fn is_comm(self) -> bool {
+        self.dynamic().spill
+    }
+
+    /// Whether the policy reads task durations before they run (seed 000 Sect. 6.2).
+    pub fn is_clairvoyant(self) -> bool {
+        matches!(
+            self,
+            PolicyKind::Etf
+                | PolicyKind::EtfComm
+                | PolicyKind::LocAwareClairMin
+                | PolicyKind::LocAwareClairMinComm
+                | PolicyKind::LocAwareClairAvg
+                | PolicyKind::LocAwareClairAvgComm
+        )
     }
 
     /// Looks a policy up by its command-line name.
@@ -172,7 +288,78 @@ impl PolicyKind {
                 threshold: labl::RemoteThreshold::Always,
             }),
             PolicyKind::RoundRobin => Some(&round_robin::RoundRobin),
+            PolicyKind::StaticAsm1 => Some(&static_asm1::StaticAsm1),
+            PolicyKind::Asm1Makespan => Some(&asm1_makespan::Asm1Makespan),
+            PolicyKind::Asm1CommSteal => Some(&asm1_comm_steal::Asm1CommSteal),
+            PolicyKind::Maestro => Some(&maestro::Maestro { comm: false }),
+            PolicyKind::MaestroComm => Some(&maestro::Maestro { comm: true }),
+            PolicyKind::LocAwareMin => Some(&LOCAWARE[0]),
+            PolicyKind::LocAwareMinComm => Some(&LOCAWARE[1]),
+            PolicyKind::LocAwareAvg => Some(&LOCAWARE[2]),
+            PolicyKind::LocAwareAvgComm => Some(&LOCAWARE[3]),
+            PolicyKind::Etf => Some(&etf::Etf { comm: false }),
+            PolicyKind::EtfComm => Some(&etf::Etf { comm: true }),
+            PolicyKind::LocAwareClairMin => Some(&CLAIR[0]),
+            PolicyKind::LocAwareClairMinComm => Some(&CLAIR[1]),
+            PolicyKind::LocAwareClairAvg => Some(&CLAIR[2]),
+            PolicyKind::LocAwareClairAvgComm => Some(&CLAIR[3]),
         }
+    }
+
+    /// Runs the policy in the discrete-event executor ([`crate::execute`]):
+    /// its own runtime rule where it has one, else its plan with the
+    /// fallbacks of [`PolicyKind::dynamic`]. `None` for heartbeat-only
+    /// policies (delay scheduling needs the simulator's heartbeats).
+    pub fn execute(self, problem: &Problem, seed: u64) -> Option<Execution> {
+        use PolicyKind as K;
+        let e = match self {
+            K::Greedy | K::GreedyComm => {
+                let g = greedy::Greedy {
+                    comm: self == K::GreedyComm,
+                };
+                execute(problem, &mut g.rule(problem), seed)
+            }
+            K::Asm1Makespan => execute(
+                problem,
+                &mut asm1_makespan::Asm1MakespanRule::new(problem, seed),
+                seed,
+            ),
+            K::Asm1CommSteal => execute(
+                problem,
+                &mut asm1_comm_steal::Asm1CommStealRule::new(problem, seed),
+                seed,
+            ),
+            K::Maestro | K::MaestroComm => {
+                let m = maestro::Maestro {
+                    comm: self == K::MaestroComm,
+                };
+                execute(problem, &mut m.rule(problem), seed)
+            }
+            K::LocAwareMin | K::LocAwareMinComm | K::LocAwareAvg | K::LocAwareAvgComm => {
+                let l = locaware::LocAware {
+                    avg: matches!(self, K::LocAwareAvg | K::LocAwareAvgComm),
+                    comm: self.is_comm(),
+                };
+                execute(problem, &mut l.rule(problem), seed)
+            }
+            K::LocAwareClairMin
+            | K::LocAwareClairMinComm
+            | K::LocAwareClairAvg
+            | K::LocAwareClairAvgComm => {
+                let l = locaware_clair::LocAwareClair {
+                    avg: matches!(self, K::LocAwareClairAvg | K::LocAwareClairAvgComm),
+                    comm: self.is_comm(),
+                };
+                execute(problem, &mut l.rule(problem), seed)
+            }
+            K::EtfComm => execute(problem, &mut etf::EtfCommRule::new(problem), seed),
+            _ => {
+                let plan = self.planner()?.plan(problem, seed);
+                let d = self.dynamic();
+                execute(problem, &mut Planned::new(&plan, d.steal, d.spill), seed)
+            }
+        };
+        Some(e)
     }
 
     /// The offline planner, or an error naming the policy that has none.
@@ -239,6 +426,40 @@ impl PolicyKind {
                 spill: true,
                 ..d
             },
+            PolicyKind::StaticAsm1 | PolicyKind::Etf => Dynamic { planned: true, ..d },
+            PolicyKind::Asm1Makespan => Dynamic {
+                planned: true,
+                steal: true,
+                ..d
+            },
+            PolicyKind::Asm1CommSteal | PolicyKind::EtfComm => Dynamic {
+                planned: true,
+                steal: true,
+                spill: true,
+                ..d
+            },
+            // The heartbeat cannot evaluate chunk weights or holder counts:
+            // the Session follows the played-out plan, then steals (and the
+            // COMM variants spill), the closest rule it has.
+            PolicyKind::Maestro
+            | PolicyKind::LocAwareMin
+            | PolicyKind::LocAwareAvg
+            | PolicyKind::LocAwareClairMin
+            | PolicyKind::LocAwareClairAvg => Dynamic {
+                planned: true,
+                steal: true,
+                ..d
+            },
+            PolicyKind::MaestroComm
+            | PolicyKind::LocAwareMinComm
+            | PolicyKind::LocAwareAvgComm
+            | PolicyKind::LocAwareClairMinComm
+            | PolicyKind::LocAwareClairAvgComm => Dynamic {
+                planned: true,
+                steal: true,
+                spill: true,
+                ..d
+            },
         }
     }
 }
@@ -281,7 +502,7 @@ mod tests {
         let err = PolicyKind::from_name("fifo").unwrap_err().to_string();
         assert_eq!(
             err,
-            "unknown policy \"fifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm, hadoop-default, mb, bar, hds, ds0.15, ds0.25, gcc, labl, labl+1, labl-always, round-robin"
+            "unknown policy \"fifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm, hadoop-default, mb, bar, hds, ds0.15, ds0.25, gcc, labl, labl+1, labl-always, round-robin, static-asm1, asm1-makespan, asm1-comm-steal, maestro, maestro-comm, locaware-min, locaware-min-comm, locaware-avg, locaware-avg-comm, etf, etf-comm, locaware-clair-min, locaware-clair-min-comm, locaware-clair-avg, locaware-clair-avg-comm"
         );
     }
 }

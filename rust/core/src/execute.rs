@@ -1,0 +1,447 @@
+//! A small deterministic discrete-event executor for the dispatch policies of
+//! seed 000 (Sect. 6 and 7.1): every node slot frees at the node's initial
+//! load; whenever a slot is free, the policy's [`Rule`] picks the task it
+//! starts (from a planned queue, by stealing, or by a greedy rule), or leaves
+//! the slot idle for good. A task's duration, `size * cost / speed` with the
+//! local cost on a replica holder and `remote_cost(r)` elsewhere (r counting
+//! the remote tasks started so far), is revealed only when it starts: rules
+//! of non-clairvoyant policies never read `task_size`.
+//!
+//! Ties between slots freeing at the same instant: slots of nodes that still
+//! have planned work go first (the paper's hybrids steal only when a node is
+//! idle with nothing planned), then a seeded random order, so a run is a pure
+//! function of (problem, rule, seed).
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::model::{NodeId, OrdF64, Problem, TaskId, NONE};
+use crate::plan::Assignment;
+
+/// The state a rule sees when a slot is free.
+pub struct ExecState<'p> {
+    pub problem: &'p Problem,
+    /// Current time.
+    pub now: f64,
+    node_of: Vec<NodeId>,
+    /// Unclaimed tasks with a replica on each node (HCN_j / n_j of the paper).
+    local_left: Vec<u32>,
+    pending: Vec<TaskId>,
+    pos: Vec<u32>,
+    busy_until: Vec<f64>,
+}
+
+impl<'p> ExecState<'p> {
+    /// The state before time starts (for testing rules by hand).
+    pub fn new_for(problem: &'p Problem) -> ExecState<'p> {
+        ExecState::new(problem)
+    }
+
+    pub(crate) fn new(problem: &'p Problem) -> ExecState<'p> {
+        let n_tasks = problem.num_tasks();
+        ExecState {
+            problem,
+            now: 0.0,
+            node_of: vec![NONE; n_tasks],
+            local_left: (0..problem.num_nodes())
+                .map(|n| problem.graph.node_tasks.degree(n) as u32)
+                .collect(),
+            pending: (0..n_tasks as TaskId).collect(),
+            pos: (0..n_tasks as u32).collect(),
+            busy_until: problem.node_load.clone(),
+        }
+    }
+
+    /// Whether task `t` is still unclaimed (not started, not reserved).
+    #[inline]
+    pub fn is_free(&self, t: TaskId) -> bool {
+        self.node_of[t as usize] == NONE
+    }
+
+    /// The node that started or reserved `t`, or `NONE`.
+    #[inline]
+    pub fn node_of(&self, t: TaskId) -> NodeId {
+        self.node_of[t as usize]
+    }
+
+    /// Unclaimed tasks with a replica on `node`.
+    #[inline]
+    pub fn local_left(&self, node: NodeId) -> u32 {
+        self.local_left[node as usize]
+    }
+
+    /// All unclaimed tasks, in no particular order.
+    #[inline]
+    pub fn pending(&self) -> &[TaskId] {
+        &self.pending
+    }
+
+    /// When `node` finishes the tasks it has started (its initial load at first).
+    #[inline]
+    pub fn busy_until(&self, node: NodeId) -> f64 {
+        self.busy_until[node as usize]
+    }
+
+    /// Reserves `t` for `node` ahead of time (MAESTRO's first wave): it no
+    /// longer counts as unclaimed; the rule must return it from `pick` later.
+    pub fn reserve(&mut self, t: TaskId, node: NodeId) {
+        debug_assert!(self.is_free(t), "task {t} reserved twice");
+        self.node_of[t as usize] = node;
+        for &q in self.problem.replicas(t) {
+            self.local_left[q as usize] -= 1;
+        }
+        let i = self.pos[t as usize] as usize;
+        let last = self.pending.len() - 1;
+        self.pending.swap(i, last);
+        self.pos[self.pending[i] as usize] = i as u32;
+        self.pending.pop();
+    }
+}
+
+/// A policy's runtime decision.
+pub trait Rule {
+    /// Called once before time starts (MAESTRO computes its first wave here).
+    fn init(&mut self, _st: &mut ExecState, _rng: &mut ChaCha8Rng) {}
+    /// Whether `node` still has planned work (its slots go first at ties).
+    fn has_planned(&self, _node: NodeId) -> bool {
+        false
+    }
+    /// A slot of `node` is free at `st.now`: the task to start there (unclaimed,
+    /// or reserved for this node), or `None` to leave the slot idle for good.
+    fn pick(&mut self, st: &ExecState, node: NodeId, rng: &mut ChaCha8Rng) -> Option<TaskId>;
+}
+
+/// What happened in one run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Execution {
+    /// Node that ran each task.
+    pub node_of: Vec<NodeId>,
+    /// Tasks in the order they started.
+    pub order: Vec<TaskId>,
+    /// Start time of each task.
+    pub start: Vec<f64>,
+    /// Time the last task finishes (0 with no tasks).
+    pub makespan: f64,
+    /// Tasks run on a node without a replica.
+    pub non_local: usize,
+}
+
+impl Execution {
+    /// The run as an assignment: each node's queue in start order.
+    pub fn assignment(&self, num_nodes: usize) -> Assignment {
+        Assignment::from_order(num_nodes, self.node_of.clone(), &self.order)
+    }
+
+    /// Fraction of tasks run non-locally.
+    pub fn non_local_fraction(&self) -> f64 {
+        if self.node_of.is_empty() {
+            0.0
+        } else {
+            self.non_local as f64 / self.node_of.len() as f64
+        }
+    }
+}
+
+/// Plays `rule` out on `problem`. Tasks no slot picked (a MAKESPAN rule that
+/// leaves work nobody can run locally) run afterwards, remote, each on the
+/// slot that frees first.
+pub fn execute(problem: &Problem, rule: &mut dyn Rule, seed: u64) -> Execution {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let n_tasks = problem.num_tasks();
+    let mut st = ExecState::new(problem);
+    rule.init(&mut st, &mut rng);
+    let mut events: BinaryHeap<Reverse<(OrdF64, bool, u64, NodeId)>> = BinaryHeap::new();
+    for p in 0..problem.num_nodes() as NodeId {
+        for _ in 0..problem.node_slots[p as usize].max(1) {
+            let key = (
+                OrdF64(problem.node_load[p as usize]),
+                !rule.has_planned(p),
+                rng.gen(),
+                p,
+            );
+            events.push(Reverse(key));
+        }
+    }
+    let mut order = Vec::with_capacity(n_tasks);
+    let mut start = vec![0.0; n_tasks];
+    let mut started = vec![false; n_tasks];
+    let mut remote = 0usize;
+    let mut makespan: f64 = 0.0;
+    let mut idle: Vec<(f64, NodeId)> = Vec::new();
+    while order.len() < n_tasks {
+        let Some(Reverse((OrdF64(now), _, _, p))) = events.pop() else {
+            break;
+        };
+        st.now = now;
+        let Some(t) = rule.pick(&st, p, &mut rng) else {
+            idle.push((now, p));
+            continue;
+        };
+        debug_assert!(
+            !started[t as usize] && (st.is_free(t) || st.node_of(t) == p),
+            "rule picked task {t} that is taken"
+        );
+        if st.is_free(t) {
+            st.reserve(t, p);
+        }
+        let dur = run_time(problem, t, p, &mut remote);
+        started[t as usize] = true;
+        start[t as usize] = now;
+        order.push(t);
+        let end = now + dur;
+        makespan = makespan.max(end);
+        let b = &mut st.busy_until[p as usize];
+        *b = b.max(end);
+        events.push(Reverse((OrdF64(end), !rule.has_planned(p), rng.gen(), p)));
+    }
+    if order.len() < n_tasks {
+        // Leftovers go remote on the slots that free first (idle ones included).
+        let mut slots: BinaryHeap<Reverse<(OrdF64, NodeId)>> = events
+            .into_iter()
+            .map(|Reverse((t, _, _, p))| Reverse((t, p)))
+            .chain(idle.into_iter().map(|(t, p)| Reverse((OrdF64(t), p))))
+            .collect();
+        for t in 0..n_tasks as TaskId {
+            if started[t as usize] {
+                continue;
+            }
+            let Some(Reverse((OrdF64(now), p))) = slots.pop() else {
+                break;
+            };
+            st.node_of[t as usize] = p;
+            let dur = run_time(problem, t, p, &mut remote);
+            start[t as usize] = now;
+            order.push(t);
+            makespan = makespan.max(now + dur);
+            slots.push(Reverse((OrdF64(now + dur), p)));
+        }
+    }
+    let non_local = st
+        .node_of
+        .iter()
+        .enumerate()
+        .filter(|&(t, &p)| p != NONE && !problem.replicas(t as TaskId).contains(&p))
+        .count();
+    Execution {
+        node_of: st.node_of,
+        order,
+        start,
+        makespan,
+        non_local,
+    }
+}
+
+fn run_time(problem: &Problem, t: TaskId, p: NodeId, remote: &mut usize) -> f64 {
+    let cost = if problem.replicas(t).contains(&p) {
+        problem.cost.local
+    } else {
+        *remote += 1;
+        problem.cost.remote_cost(*remote)
+    };
+    problem.task_size[t as usize] * cost / problem.node_speed[p as usize]
+}
+
+/// Per-node lists of local tasks that drop claimed ones lazily.
+#[derive(Clone, Debug, Default)]
+pub struct LocalLists {
+    lists: Vec<Vec<TaskId>>,
+}
+
+impl LocalLists {
+    pub fn new(problem: &Problem) -> LocalLists {
+        LocalLists {
+            lists: (0..problem.num_nodes())
+                .map(|n| problem.local_tasks(n as NodeId).to_vec())
+                .collect(),
+        }
+    }
+
+    /// `node`'s unclaimed local tasks.
+    pub fn live(&mut self, st: &ExecState, node: NodeId) -> &[TaskId] {
+        let list = &mut self.lists[node as usize];
+        list.retain(|&t| st.is_free(t));
+        list
+    }
+
+    /// A uniformly random unclaimed local task of `node`.
+    pub fn random(&mut self, st: &ExecState, node: NodeId, rng: &mut ChaCha8Rng) -> Option<TaskId> {
+        let list = &mut self.lists[node as usize];
+        while !list.is_empty() {
+            let i = rng.gen_range(0..list.len());
+            let t = list[i];
+            if st.is_free(t) {
+                return Some(t);
+            }
+            list.swap_remove(i);
+        }
+        None
+    }
+}
+
+/// A static plan run as planned, with the Session's fallbacks of
+/// [`crate::policy::Dynamic`]: `steal` takes a task local to the idle node
+/// from the longest queue (of at least two), `spill` then takes any task from
+/// the longest queue. Without either the node idles once its queue is done.
+pub struct Planned {
+    queues: Vec<Vec<TaskId>>,
+    head: Vec<usize>,
+    /// Unclaimed tasks in each queue.
+    left: Vec<u32>,
+    owner: Vec<NodeId>,
+    steal: bool,
+    spill: bool,
+}
+
+impl Planned {
+    pub fn new(assignment: &Assignment, steal: bool, spill: bool) -> Planned {
+        let q = &assignment.queues;
+        let queues: Vec<Vec<TaskId>> = (0..q.rows()).map(|n| q.row(n).to_vec()).collect();
+        Planned {
+            head: vec![0; queues.len()],
+            left: queues.iter().map(|v| v.len() as u32).collect(),
+            queues,
+            owner: assignment.node_of.clone(),
+            steal,
+            spill,
+        }
+    }
+
+    /// Next unclaimed task of `node`'s own queue.
+    pub fn own(&mut self, st: &ExecState, node: NodeId) -> Option<TaskId> {
+        let n = node as usize;
+        while let Some(&t) = self.queues[n].get(self.head[n]) {
+            self.head[n] += 1;
+            if st.is_free(t) {
+                return Some(self.claimed(t));
+            }
+        }
+        None
+    }
+
+    /// Books `t` as taken from its planned queue; returns it.
+    pub fn claimed(&mut self, t: TaskId) -> TaskId {
+        let o = self.owner[t as usize];
+        if let Some(l) = self.left.get_mut(o as usize) {
+            *l -= 1;
+        }
+        t
+    }
+
+    /// Unclaimed tasks still in `node`'s queue.
+    pub fn left(&self, node: NodeId) -> u32 {
+        self.left[node as usize]
+    }
+
+    /// The node (other than `node`) with the most unclaimed planned tasks, if
+    /// it has at least `min`.
+    pub fn longest(&self, node: NodeId, min: u32) -> Option<NodeId> {
+        let mut best = None;
+        let mut most = min.saturating_sub(1);
+        for (q, &l) in self.left.iter().enumerate() {
+            if q as NodeId != node && l > most {
+                most = l;
+                best = Some(q as NodeId);
+            }
+        }
+        best
+    }
+
+    /// The last unclaimed task of `victim`'s queue that satisfies `ok`.
+    pub fn from_back(
+        &mut self,
+        st: &ExecState,
+        victim: NodeId,
+        ok: impl Fn(TaskId) -> bool,
+    ) -> Option<TaskId> {
+        let v = victim as usize;
+        let t = self.queues[v][self.head[v]..]
+            .iter()
+            .rev()
+            .copied()
+            .find(|&t| st.is_free(t) && ok(t))?;
+        Some(self.claimed(t))
+    }
+}
+
+impl Rule for Planned {
+    fn has_planned(&self, node: NodeId) -> bool {
+        self.left[node as usize] > 0
+    }
+
+    fn pick(&mut self, st: &ExecState, node: NodeId, _rng: &mut ChaCha8Rng) -> Option<TaskId> {
+        if let Some(t) = self.own(st, node) {
+            return Some(t);
+        }
+        let problem = st.problem;
+        if self.steal {
+            if let Some(v) = self.longest(node, 2) {
+                if let Some(t) = self.from_back(st, v, |t| problem.replicas(t).contains(&node)) {
+                    return Some(t);
+                }
+            }
+        }
+        if self.spill {
+            if let Some(v) = self.longest(node, 1) {
+                return self.from_back(st, v, |_| true);
+            }
+            return st.pending().first().copied();
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::CostModel;
+
+    #[test]
+    fn planned_queues_run_in_order_and_durations_follow_cost_and_speed() {
+        // t0 and t1 on n0 (local), t2 on n1 remote (replica on n0 only).
+        let mut p = Problem::uniform(2, &[vec![0], vec![0], vec![0]], CostModel::default());
+        p.node_speed = vec![1.0, 2.0];
+        p.task_size = vec![1.0, 2.0, 1.0];
+        let a = Assignment::from_order(2, vec![0, 0, 1], &[0, 1, 2]);
+        let e = execute(&p, &mut Planned::new(&a, false, false), 0);
+        assert_eq!(e.order.len(), 3);
+        assert_eq!(e.start, vec![0.0, 1.0, 0.0]);
+        // n0: 1 + 2 = 3; n1: remote 1 * 3 / 2 = 1.5.
+        assert_eq!(e.makespan, 3.0);
+        assert_eq!(e.non_local, 1);
+    }
+
+    #[test]
+    fn stealing_takes_a_local_task_from_the_longest_queue() {
+        // All four tasks planned on n0; n1 holds replicas of t2 and t3.
+        let p = Problem::uniform(
+            2,
+            &[vec![0], vec![0], vec![0, 1], vec![0, 1]],
+            CostModel::default(),
+        );
+        let a = Assignment::from_order(2, vec![0; 4], &[0, 1, 2, 3]);
+        // n1 steals t3 at t = 0; at t = 1 n0 has a single task left, which
+        // it keeps (the Session steals only from queues of two or more).
+        let e = execute(&p, &mut Planned::new(&a, true, false), 3);
+        assert_eq!(e.makespan, 3.0);
+        assert_eq!(e.node_of, vec![0, 0, 0, 1]);
+        let idle = execute(&p, &mut Planned::new(&a, false, false), 3);
+        assert_eq!(idle.makespan, 4.0);
+    }
+
+    #[test]
+    fn leftover_tasks_run_remote_when_every_slot_gave_up() {
+        struct Lazy;
+        impl Rule for Lazy {
+            fn pick(&mut self, _: &ExecState, _: NodeId, _: &mut ChaCha8Rng) -> Option<TaskId> {
+                None
+            }
+        }
+        let p = Problem::uniform(2, &[vec![0], vec![1]], CostModel::default());
+        let e = execute(&p, &mut Lazy, 0);
+        assert_eq!(e.order.len(), 2);
+        assert!(e.node_of.iter().all(|&n| n != NONE));
+    }
+}
