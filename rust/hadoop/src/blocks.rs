@@ -152,9 +152,18 @@ mod tests {
 
     #[test]
     fn topology_paths() {
-        assert_eq!(rack_of_topology_path("/r1/10.0.0.1:9866").as_deref(), Some("/r1"));
-        assert_eq!(rack_of_topology_path("/dc/r1/10.0.0.1:9866").as_deref(), Some("/dc/r1"));
-        assert_eq!(rack_of_topology_path("/10.0.0.1:9866").as_deref(), Some(DEFAULT_RACK));
+        assert_eq!(
+            rack_of_topology_path("/r1/10.0.0.1:9866").as_deref(),
+            Some("/r1")
+        );
+        assert_eq!(
+            rack_of_topology_path("/dc/r1/10.0.0.1:9866").as_deref(),
+            Some("/dc/r1")
+        );
+        assert_eq!(
+            rack_of_topology_path("/10.0.0.1:9866").as_deref(),
+            Some(DEFAULT_RACK)
+        );
         assert_eq!(rack_of_topology_path("/r2").as_deref(), Some("/r2"));
         assert_eq!(rack_of_topology_path("junk"), None);
     }
@@ -162,14 +171,32 @@ mod tests {
     #[test]
     fn builds_nodes_tasks_and_racks() {
         let blocks = vec![
-            Block::new("/in/a", 0, 10, vec![rep("dn1", Some("/r1")), rep("dn2", None)]),
-            Block::new("/in/a", 10, 5, vec![rep("dn2", Some("/r2")), rep("dn2", None)]),
+            Block::new(
+                "/in/a",
+                0,
+                10,
+                vec![rep("dn1", Some("/r1")), rep("dn2", None)],
+            ),
+            Block::new(
+                "/in/a",
+                10,
+                5,
+                vec![rep("dn2", Some("/r2")), rep("dn2", None)],
+            ),
             Block::new("/in/b", 0, 5, vec![]),
         ];
         let f = to_instance(&blocks, None, CostModel::default()).unwrap();
-        let hosts: Vec<_> = f.nodes.iter().map(|n| (n.host.as_str(), n.rack.as_str())).collect();
+        let hosts: Vec<_> = f
+            .nodes
+            .iter()
+            .map(|n| (n.host.as_str(), n.rack.as_str()))
+            .collect();
         assert_eq!(hosts, vec![("dn1", "/r1"), ("dn2", "/r2")]);
-        let tasks: Vec<_> = f.tasks.iter().map(|t| (t.id.as_str(), t.replicas.len())).collect();
+        let tasks: Vec<_> = f
+            .tasks
+            .iter()
+            .map(|t| (t.id.as_str(), t.replicas.len()))
+            .collect();
         assert_eq!(tasks, vec![("/in/a@0", 2), ("/in/a@10", 1), ("/in/b@0", 0)]);
         let inst = spindle_core::Instance::from_file(f).unwrap();
         assert_eq!(inst.problem.num_tasks(), 3);
@@ -184,6 +211,9 @@ mod tests {
     fn no_locations_is_an_error() {
         let blocks = vec![Block::new("/in/a", 0, 10, vec![])];
         let e = to_instance(&blocks, None, CostModel::default()).unwrap_err();
-        assert_eq!(e.to_string(), "no datanodes: none of the 1 blocks has a replica location");
+        assert_eq!(
+            e.to_string(),
+            "no datanodes: none of the 1 blocks has a replica location"
+        );
     }
 }

@@ -290,10 +290,13 @@ impl Configuration {
     /// An integer that must fit a `u32` and be at least `min`.
     pub fn get_u32_min(&self, name: &str, min: u32) -> Result<u32, ConfError> {
         let n = self.get_i64(name)?;
-        u32::try_from(n)
-            .ok()
-            .filter(|&n| n >= min)
-            .ok_or_else(|| self.bad(name, &n.to_string(), format!("must be between {min} and {}", u32::MAX)))
+        u32::try_from(n).ok().filter(|&n| n >= min).ok_or_else(|| {
+            self.bad(
+                name,
+                &n.to_string(),
+                format!("must be between {min} and {}", u32::MAX),
+            )
+        })
     }
 
     /// A byte count with an optional binary suffix k, m, g, t, p, e
@@ -434,7 +437,10 @@ fn read(path: &Path, shown: &str) -> Result<String, ConfError> {
 
 fn line_at(text: &str, pos: u64) -> usize {
     let end = (pos as usize).min(text.len());
-    1 + text.as_bytes()[..end].iter().filter(|&&c| c == b'\n').count()
+    1 + text.as_bytes()[..end]
+        .iter()
+        .filter(|&&c| c == b'\n')
+        .count()
 }
 
 /// Which text the parser is collecting.
@@ -465,7 +471,6 @@ fn parse_resource(
     let mut buf = String::new();
     // An include whose target is missing, waiting for a <fallback> child.
     let mut pending_include: Option<(String, String, usize)> = None;
-    let mut in_fallback = 0usize;
     let mut seen_root = false;
     loop {
         let before = reader.buffer_position();
@@ -537,12 +542,8 @@ fn parse_resource(
                             pending_include = Some((href, path.display().to_string(), line));
                         }
                     }
-                    b"fallback" => {
-                        if !empty {
-                            in_fallback += 1;
-                        }
-                        pending_include = None;
-                    }
+                    // Any <fallback> satisfies a missing include.
+                    b"fallback" => pending_include = None,
                     _ => {}
                 }
             }
@@ -573,27 +574,24 @@ fn parse_resource(
                         });
                     }
                 }
-                b"fallback" => in_fallback = in_fallback.saturating_sub(1),
                 _ => {}
             },
-            Event::Text(t) => {
-                if field != Field::None {
-                    let s = t.unescape().map_err(|e| xml_err(line, e.to_string()))?;
-                    buf.push_str(&s);
-                }
+            Event::Text(t) if field != Field::None => {
+                let s = t.unescape().map_err(|e| xml_err(line, e.to_string()))?;
+                buf.push_str(&s);
             }
-            Event::CData(t) => {
-                if field != Field::None {
-                    buf.push_str(&String::from_utf8_lossy(&t.into_inner()));
-                }
+            Event::CData(t) if field != Field::None => {
+                buf.push_str(&String::from_utf8_lossy(&t.into_inner()));
             }
             Event::Eof => break,
             _ => {}
         }
     }
-    let _ = in_fallback;
     if !seen_root {
-        return Err(xml_err(line_at(text, text.len() as u64), "no root element".into()));
+        return Err(xml_err(
+            line_at(text, text.len() as u64),
+            "no root element".into(),
+        ));
     }
     Ok(())
 }
@@ -613,7 +611,9 @@ fn attr(e: &BytesStart, key: &[u8]) -> Result<Option<String>, String> {
     for a in e.attributes() {
         let a = a.map_err(|e| e.to_string())?;
         if a.key.local_name().as_ref() == key {
-            return Ok(Some(a.unescape_value().map_err(|e| e.to_string())?.into_owned()));
+            return Ok(Some(
+                a.unescape_value().map_err(|e| e.to_string())?.into_owned(),
+            ));
         }
     }
     Ok(None)
@@ -638,7 +638,10 @@ fn parse_i64(v: &str) -> Option<i64> {
         Some(d) => (true, d),
         None => (false, v),
     };
-    if let Some(hex) = digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+    if let Some(hex) = digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
         let n = i64::from_str_radix(hex, 16).ok()?;
         return Some(if neg { -n } else { n });
     }
@@ -667,9 +670,9 @@ pub fn parse_bytes(v: &str) -> Result<i64, String> {
         }
     };
     let num = if shift == 0 { v } else { &v[..v.len() - 1] };
-    let n: i64 = num
-        .parse()
-        .map_err(|_| "is not a byte count (an integer with an optional suffix k, m, g, t, p or e)".to_string())?;
+    let n: i64 = num.parse().map_err(|_| {
+        "is not a byte count (an integer with an optional suffix k, m, g, t, p or e)".to_string()
+    })?;
     n.checked_mul(1i64 << shift)
         .ok_or_else(|| "does not fit in a 64-bit byte count".into())
 }
@@ -695,7 +698,9 @@ pub fn parse_duration(v: &str, unit: Duration) -> Result<Duration, String> {
         "is not a duration (a non-negative integer with an optional unit ns, us, ms, s, m, h or d)"
             .to_string()
     })?;
-    let total = (n as u128).checked_mul(nanos).filter(|&t| t <= u64::MAX as u128);
+    let total = (n as u128)
+        .checked_mul(nanos)
+        .filter(|&t| t <= u64::MAX as u128);
     let total = total.ok_or_else(|| "is too long a duration".to_string())?;
     Ok(Duration::from_nanos(total as u64))
 }

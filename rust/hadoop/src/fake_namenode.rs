@@ -62,11 +62,14 @@ impl Response {
 /// Answers a request, or `None` to pass it on.
 pub type Handler = Arc<dyn Fn(&Request) -> Option<Response> + Send + Sync>;
 
-/// One file of the fake namespace: its blocks as (length, [(host, rack, ip)]).
+/// A datanode as (host name, rack, ip).
+pub type FakeDatanode = (String, String, String);
+
+/// One file of the fake namespace: its blocks as (length, replicas).
 #[derive(Clone, Debug)]
 pub struct FakeFile {
     pub path: String,
-    pub blocks: Vec<(u64, Vec<(String, String, String)>)>,
+    pub blocks: Vec<(u64, Vec<FakeDatanode>)>,
 }
 
 /// The namespace the server serves.
@@ -94,15 +97,19 @@ impl Namespace {
     fn status_json(&self, path: &str, suffix: &str) -> Option<serde_json::Value> {
         if let Some(f) = self.file(path) {
             let len: u64 = f.blocks.iter().map(|b| b.0).sum();
-            return Some(serde_json::json!({"pathSuffix": suffix, "type": "FILE", "length": len,
+            return Some(
+                serde_json::json!({"pathSuffix": suffix, "type": "FILE", "length": len,
                 "owner": "alice", "group": "hadoop", "permission": "644", "accessTime": 0,
                 "modificationTime": 0, "blockSize": 134217728, "replication": 3, "fileId": 16386,
-                "childrenNum": 0, "storagePolicy": 0}));
+                "childrenNum": 0, "storagePolicy": 0}),
+            );
         }
         if self.is_dir(path) {
-            return Some(serde_json::json!({"pathSuffix": suffix, "type": "DIRECTORY", "length": 0,
+            return Some(
+                serde_json::json!({"pathSuffix": suffix, "type": "DIRECTORY", "length": 0,
                 "owner": "alice", "group": "hadoop", "permission": "755", "blockSize": 0,
-                "replication": 0, "childrenNum": 1}));
+                "replication": 0, "childrenNum": 1}),
+            );
         }
         None
     }
@@ -257,7 +264,10 @@ fn decode(s: &str) -> String {
     let mut i = 0;
     while i < b.len() {
         if b[i] == b'%' {
-            if let Some(v) = s.get(i + 1..i + 3).and_then(|h| u8::from_str_radix(h, 16).ok()) {
+            if let Some(v) = s
+                .get(i + 1..i + 3)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+            {
                 out.push(v);
                 i += 3;
                 continue;
@@ -297,7 +307,11 @@ fn serve(mut conn: TcpStream, ns: &Namespace, front: Option<&Handler>, log: &Mut
         .map(|(k, v)| (decode(k), decode(v)))
         .collect();
     let path = decode(p.strip_prefix("/webhdfs/v1").unwrap_or(p));
-    let path = if path.is_empty() { "/".to_string() } else { path };
+    let path = if path.is_empty() {
+        "/".to_string()
+    } else {
+        path
+    };
     let req = Request {
         op: query.get("op").cloned().unwrap_or_default(),
         path,

@@ -245,7 +245,14 @@ Status: CORRUPT
     fn reads_hadoop3_output() {
         let b = parse_fsck(V3).unwrap();
         let names: Vec<_> = b.iter().map(|b| b.task.as_str()).collect();
-        assert_eq!(names, vec!["/user/alice/in/my file@0", "/user/alice/in/my file@134217728", "/user/alice/in/b@0"]);
+        assert_eq!(
+            names,
+            vec![
+                "/user/alice/in/my file@0",
+                "/user/alice/in/my file@134217728",
+                "/user/alice/in/b@0"
+            ]
+        );
         let hosts: Vec<_> = b[0].replicas.iter().map(|r| r.host.as_str()).collect();
         assert_eq!(hosts, vec!["10.0.0.2", "10.0.0.3", "10.0.0.4"]);
         let hosts: Vec<_> = b[1].replicas.iter().map(|r| r.host.as_str()).collect();

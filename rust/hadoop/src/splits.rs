@@ -93,7 +93,11 @@ impl Cursor<'_> {
             problem: format!("negative length {n} of {what}"),
         })?;
         let end = self.pos.checked_add(n).filter(|&e| e <= self.b.len());
-        let end = end.ok_or_else(|| self.err(format!("{what} of {n} bytes runs past the end of the file (truncated?)")))?;
+        let end = end.ok_or_else(|| {
+            self.err(format!(
+                "{what} of {n} bytes runs past the end of the file (truncated?)"
+            ))
+        })?;
         let s = std::str::from_utf8(&self.b[self.pos..end])
             .map_err(|_| self.err(format!("{what} is not UTF-8")))?
             .to_string();
@@ -202,7 +206,11 @@ pub fn write_vlong(out: &mut Vec<u8>, mut v: i64) {
         len -= 1;
     }
     out.push(len as i8 as u8);
-    let n = if len < -120 { -(len + 120) } else { -(len + 112) };
+    let n = if len < -120 {
+        -(len + 120)
+    } else {
+        -(len + 112)
+    };
     for idx in (1..=n).rev() {
         let shift = (idx - 1) * 8;
         out.push(((v >> shift) & 0xFF) as u8);
@@ -278,7 +286,10 @@ mod tests {
     #[test]
     fn bad_files_are_named() {
         let good = write_split_meta_info(&sample());
-        assert_eq!(err(b"SPL\x00"), "split meta-info: not a job.splitmetainfo file (header \"SPL\\0\", want \"META-SPL\")");
+        assert_eq!(
+            err(b"SPL\x00"),
+            "split meta-info: not a job.splitmetainfo file (header \"SPL\\0\", want \"META-SPL\")"
+        );
         let mut v2 = good.clone();
         v2[8] = 2;
         assert_eq!(err(&v2), "split meta-info: unsupported version 2 (want 1)");
@@ -292,10 +303,16 @@ mod tests {
         );
         let mut neg = HEADER.to_vec();
         neg.extend_from_slice(&[1, 0xff]);
-        assert_eq!(err(&neg), "split meta-info: at byte 9: negative split count -1");
+        assert_eq!(
+            err(&neg),
+            "split meta-info: at byte 9: negative split count -1"
+        );
         let mut bad_utf8 = HEADER.to_vec();
         bad_utf8.extend_from_slice(&[1, 1, 1, 2, 0xff, 0xfe, 0, 0]);
-        assert_eq!(err(&bad_utf8), "split meta-info: at byte 12: location 0 of split 0 is not UTF-8");
+        assert_eq!(
+            err(&bad_utf8),
+            "split meta-info: at byte 12: location 0 of split 0 is not UTF-8"
+        );
     }
 
     proptest! {

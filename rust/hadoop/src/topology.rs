@@ -161,7 +161,8 @@ mod tests {
 
     #[test]
     fn table_skips_comments_and_bad_lines() {
-        let (m, ignored) = parse_table("# racks\n\n dn1  /r1 \ndn2 /r2 extra\ndn3\n10.0.0.4\t/r2\n");
+        let (m, ignored) =
+            parse_table("# racks\n\n dn1  /r1 \ndn2 /r2 extra\ndn3\n10.0.0.4\t/r2\n");
         assert_eq!(m.len(), 2);
         assert_eq!(ignored, vec![4, 5]);
         let t = Topology::Table(m);
@@ -174,7 +175,11 @@ mod tests {
     #[test]
     fn missing_table_file_is_named() {
         let e = Topology::table_file(Path::new("/nonexistent/topo.txt")).unwrap_err();
-        assert!(e.to_string().starts_with("topology table /nonexistent/topo.txt: cannot read"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("topology table /nonexistent/topo.txt: cannot read"),
+            "{e}"
+        );
     }
 
     fn script(dir: &Path, body: &str) -> PathBuf {
@@ -197,11 +202,20 @@ mod tests {
         let log = d.join("calls");
         let s = script(
             &d,
-            &format!("echo $# >> {}\nfor h in \"$@\"; do echo /rack-$h; done", log.display()),
+            &format!(
+                "echo $# >> {}\nfor h in \"$@\"; do echo /rack-$h; done",
+                log.display()
+            ),
         );
-        let t = Topology::Script { script: s, max_args: 2 };
+        let t = Topology::Script {
+            script: s,
+            max_args: 2,
+        };
         let r = t.resolve(&hosts(&["a", "b", "c", "d", "e"])).unwrap();
-        assert_eq!(r, vec!["/rack-a", "/rack-b", "/rack-c", "/rack-d", "/rack-e"]);
+        assert_eq!(
+            r,
+            vec!["/rack-a", "/rack-b", "/rack-c", "/rack-d", "/rack-e"]
+        );
         assert_eq!(std::fs::read_to_string(&log).unwrap(), "2\n2\n1\n");
     }
 
@@ -209,11 +223,23 @@ mod tests {
     fn script_errors_are_named() {
         let d = tempdir("err");
         let s = script(&d, "echo /r1");
-        let t = Topology::Script { script: s.clone(), max_args: 100 };
+        let t = Topology::Script {
+            script: s.clone(),
+            max_args: 100,
+        };
         let e = t.resolve(&hosts(&["a", "b"])).unwrap_err().to_string();
-        assert_eq!(e, format!("topology script {} printed 1 racks for 2 hosts (a b)", s.display()));
+        assert_eq!(
+            e,
+            format!(
+                "topology script {} printed 1 racks for 2 hosts (a b)",
+                s.display()
+            )
+        );
         let s = script(&d, "exit 3");
-        let t = Topology::Script { script: s.clone(), max_args: 100 };
+        let t = Topology::Script {
+            script: s.clone(),
+            max_args: 100,
+        };
         let e = t.resolve(&hosts(&["a"])).unwrap_err().to_string();
         assert!(e.contains("exited with exit status: 3 for hosts a"), "{e}");
     }

@@ -433,12 +433,17 @@ impl WebHdfs {
         if !path.starts_with('/') {
             return Err(WebHdfsError::BadPath { path: path.into() });
         }
-        let _permit = self.inner.limit.acquire().await.map_err(|e| WebHdfsError::Transport {
-            namenode: String::new(),
-            op: op.into(),
-            path: path.into(),
-            detail: e.to_string(),
-        })?;
+        let _permit = self
+            .inner
+            .limit
+            .acquire()
+            .await
+            .map_err(|e| WebHdfsError::Transport {
+                namenode: String::new(),
+                op: op.into(),
+                path: path.into(),
+                detail: e.to_string(),
+            })?;
         let n = self.inner.namenodes.len();
         let start = self.inner.active.load(Ordering::Relaxed) % n;
         let mut errors = Vec::new();
@@ -656,7 +661,10 @@ impl WebHdfs {
         if file.length == 0 {
             return Ok(Vec::new());
         }
-        let range = [("offset", "0".to_string()), ("length", file.length.to_string())];
+        let range = [
+            ("offset", "0".to_string()),
+            ("length", file.length.to_string()),
+        ];
         if !self.inner.old_ops.load(Ordering::Relaxed) {
             match self.get(&file.path, "GETFILEBLOCKLOCATIONS", &range).await {
                 Ok(body) => {
@@ -665,7 +673,9 @@ impl WebHdfs {
                 }
                 Err(WebHdfsError::Remote { status: 400, .. })
                 | Err(WebHdfsError::Status { status: 400, .. }) => {
-                    tracing::info!("NameNode lacks GETFILEBLOCKLOCATIONS; using GET_BLOCK_LOCATIONS");
+                    tracing::info!(
+                        "NameNode lacks GETFILEBLOCKLOCATIONS; using GET_BLOCK_LOCATIONS"
+                    );
                     self.inner.old_ops.store(true, Ordering::Relaxed);
                 }
                 Err(e) => return Err(e),
@@ -750,7 +760,11 @@ mod tests {
                            {"ipAddr":"10.0.0.2","networkLocation":"/r2"}]}]}}"#;
         let b = parse_located_blocks("/f", body).unwrap();
         assert_eq!(b[0].length, 10);
-        let hosts: Vec<_> = b[0].replicas.iter().map(|r| (r.host.as_str(), r.rack.as_deref())).collect();
+        let hosts: Vec<_> = b[0]
+            .replicas
+            .iter()
+            .map(|r| (r.host.as_str(), r.rack.as_deref()))
+            .collect();
         assert_eq!(hosts, vec![("dn1", Some("/r1")), ("10.0.0.2", Some("/r2"))]);
     }
 

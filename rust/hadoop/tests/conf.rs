@@ -76,7 +76,10 @@ fn override_order_final_and_typed_values() {
     assert_eq!(s.rack_additional_delay, -1);
     assert_eq!(s.fallback, "hadoop-default");
     assert_eq!(s.topology_table, None);
-    assert_eq!(c.origin(keys::BLOCK_SIZE).unwrap().to_string(), format!("{}:4", d.join("hdfs-site.xml").display()));
+    assert_eq!(
+        c.origin(keys::BLOCK_SIZE).unwrap().to_string(),
+        format!("{}:4", d.join("hdfs-site.xml").display())
+    );
 }
 
 #[test]
@@ -92,7 +95,11 @@ fn defaults_alone() {
 
 fn conf_with(props: &str, env: &[(&str, &str)]) -> Configuration {
     let mut c = Configuration::with_defaults();
-    c.set_env(env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<HashMap<_, _>>());
+    c.set_env(
+        env.iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect::<HashMap<_, _>>(),
+    );
     c.add_str(&site(props), "test-site.xml", None).unwrap();
     c
 }
@@ -117,7 +124,10 @@ fn expansion_follows_hadoop() {
         p("user", "/tmp/hadoop-${user.name}"),
     ]
     .concat();
-    let c = conf_with(&props, &[("HOME_DIR", "/home/al"), ("EMPTY", ""), ("USER", "alice")]);
+    let c = conf_with(
+        &props,
+        &[("HOME_DIR", "/home/al"), ("EMPTY", ""), ("USER", "alice")],
+    );
     let g = |k: &str| c.get(k).unwrap().unwrap();
     assert_eq!(g("a"), "x-B-BB");
     assert_eq!(g("home"), "/home/al/data");
@@ -141,11 +151,15 @@ fn expansion_loop_hits_the_depth_limit() {
         "test-site.xml:4: property x: variable substitution depth too large (20 substitutions) in \"${y}\""
     );
     // Nineteen chained references still resolve (Hadoop's MAX_SUBST is 20).
-    let mut chain: Vec<String> = (0..19).map(|i| p(&format!("k{i}"), &format!("${{k{}}}", i + 1))).collect();
+    let mut chain: Vec<String> = (0..19)
+        .map(|i| p(&format!("k{i}"), &format!("${{k{}}}", i + 1)))
+        .collect();
     chain.push(p("k19", "end"));
     let c = conf_with(&chain.concat(), &[]);
     assert_eq!(c.get("k0").unwrap().unwrap(), "end");
-    let mut chain: Vec<String> = (0..20).map(|i| p(&format!("k{i}"), &format!("${{k{}}}", i + 1))).collect();
+    let mut chain: Vec<String> = (0..20)
+        .map(|i| p(&format!("k{i}"), &format!("${{k{}}}", i + 1)))
+        .collect();
     chain.push(p("k20", "end"));
     let c = conf_with(&chain.concat(), &[]);
     assert!(c.get("k0").is_err());
@@ -180,8 +194,14 @@ fn includes_and_missing_includes() {
     );
 
     let looped = write(&d, "loop.xml", &site("<include href=\"loop.xml\"/>\n"));
-    let e = Configuration::new().add_file(&looped).unwrap_err().to_string();
-    assert!(e.ends_with("include of loop.xml nested more than 16 deep (an include loop?)"), "{e}");
+    let e = Configuration::new()
+        .add_file(&looped)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.ends_with("include of loop.xml nested more than 16 deep (an include loop?)"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -193,12 +213,22 @@ fn bad_files_and_values_are_named() {
         .to_string();
     assert!(e.starts_with("bad.xml:2: malformed XML:"), "{e}");
     let e = c
-        .add_str("<configuration>\n\n<property><value>1</value></property></configuration>", "noname.xml", None)
+        .add_str(
+            "<configuration>\n\n<property><value>1</value></property></configuration>",
+            "noname.xml",
+            None,
+        )
         .unwrap_err()
         .to_string();
     assert_eq!(e, "noname.xml:3: <property> without a <name>");
-    let e = Configuration::new().add_file(Path::new("/nonexistent/core-site.xml")).unwrap_err().to_string();
-    assert!(e.starts_with("/nonexistent/core-site.xml: cannot read:"), "{e}");
+    let e = Configuration::new()
+        .add_file(Path::new("/nonexistent/core-site.xml"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("/nonexistent/core-site.xml: cannot read:"),
+        "{e}"
+    );
 
     let c = conf_with(
         &[
@@ -212,13 +242,22 @@ fn bad_files_and_values_are_named() {
         .concat(),
         &[],
     );
-    let msg = |r: Result<i64, _>| r.map_err(|e: spindle_hadoop::ConfError| e.to_string()).unwrap_err();
+    let msg = |r: Result<i64, _>| {
+        r.map_err(|e: spindle_hadoop::ConfError| e.to_string())
+            .unwrap_err()
+    };
     assert_eq!(
         msg(c.get_bytes("dfs.blocksize")),
         "test-site.xml:4: property dfs.blocksize: \"128x\" is not a byte count (an integer with an optional suffix k, m, g, t, p or e)"
     );
-    assert_eq!(msg(c.get_i64("dfs.replication")), "test-site.xml:5: property dfs.replication: \"three\" is not an integer");
-    assert_eq!(msg(c.get_bytes("huge")), "test-site.xml:8: property huge: \"9e\" does not fit in a 64-bit byte count");
+    assert_eq!(
+        msg(c.get_i64("dfs.replication")),
+        "test-site.xml:5: property dfs.replication: \"three\" is not an integer"
+    );
+    assert_eq!(
+        msg(c.get_bytes("huge")),
+        "test-site.xml:8: property huge: \"9e\" does not fit in a 64-bit byte count"
+    );
     assert!(c
         .get_duration("spindle.webhdfs.read-timeout", Duration::from_millis(1))
         .unwrap_err()
@@ -260,10 +299,19 @@ fn typed_getters() {
     assert_eq!(c.get_bytes("b2").unwrap(), 2 << 30);
     assert_eq!(c.get_bytes("b3").unwrap(), -3 << 20);
     let ms = Duration::from_millis(1);
-    assert_eq!(c.get_duration("d1", ms).unwrap(), Duration::from_millis(250));
+    assert_eq!(
+        c.get_duration("d1", ms).unwrap(),
+        Duration::from_millis(250)
+    );
     assert_eq!(c.get_duration("d2", ms).unwrap(), Duration::from_secs(180));
-    assert_eq!(c.get_duration("d3", ms).unwrap(), Duration::from_secs(86400));
-    assert_eq!(c.get_duration("d4", Duration::from_secs(1)).unwrap(), Duration::from_secs(10));
+    assert_eq!(
+        c.get_duration("d3", ms).unwrap(),
+        Duration::from_secs(86400)
+    );
+    assert_eq!(
+        c.get_duration("d4", Duration::from_secs(1)).unwrap(),
+        Duration::from_secs(10)
+    );
     assert_eq!(c.get_i64("hex").unwrap(), 16);
     assert!(c.get_bool("t").unwrap());
     assert_eq!(c.get_trimmed_strings("list").unwrap(), vec!["a", "b", "c"]);

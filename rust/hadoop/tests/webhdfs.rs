@@ -4,7 +4,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use spindle_hadoop::fake_namenode::{sample_namespace, FakeFile, FakeNameNode, Handler, Namespace, Response};
+use spindle_hadoop::fake_namenode::{
+    sample_namespace, FakeFile, FakeNameNode, Handler, Namespace, Response,
+};
 use spindle_hadoop::webhdfs::{InputFile, WebHdfs, WebHdfsOptions};
 
 const TOKEN: &str = "SECRET-TOKEN-d2VicXR";
@@ -27,7 +29,9 @@ fn client(nn: &FakeNameNode) -> WebHdfs {
     WebHdfs::new(opts(vec![nn.url()])).unwrap()
 }
 
-fn front(f: impl Fn(&spindle_hadoop::fake_namenode::Request) -> Option<Response> + Send + Sync + 'static) -> Option<Handler> {
+fn front(
+    f: impl Fn(&spindle_hadoop::fake_namenode::Request) -> Option<Response> + Send + Sync + 'static,
+) -> Option<Handler> {
     Some(Arc::new(f))
 }
 
@@ -43,11 +47,17 @@ async fn lists_recursively_and_reads_block_locations() {
     let mut ns = sample_namespace(DIR, 3, 2, 5);
     ns.files.push(FakeFile {
         path: format!("{DIR}/sub dir/nested"),
-        blocks: vec![(42, vec![("dn09".into(), "/rack9".into(), "10.0.0.9".into())])],
+        blocks: vec![(
+            42,
+            vec![("dn09".into(), "/rack9".into(), "10.0.0.9".into())],
+        )],
     });
     ns.files.push(FakeFile {
         path: format!("{DIR}/_logs/history"),
-        blocks: vec![(42, vec![("dn09".into(), "/rack9".into(), "10.0.0.9".into())])],
+        blocks: vec![(
+            42,
+            vec![("dn09".into(), "/rack9".into(), "10.0.0.9".into())],
+        )],
     });
     let nn = FakeNameNode::start(ns, None).unwrap();
     let c = client(&nn);
@@ -65,19 +75,43 @@ async fn lists_recursively_and_reads_block_locations() {
     assert_eq!(files[0].length, 134_217_728 + 1000);
     let blocks = c.input_blocks(DIR).await.unwrap();
     let tasks: Vec<_> = blocks.iter().map(|b| b.task.as_str()).collect();
-    assert_eq!(tasks[..2], ["/user/alice/input/part-00000@0", "/user/alice/input/part-00000@134217728"]);
+    assert_eq!(
+        tasks[..2],
+        [
+            "/user/alice/input/part-00000@0",
+            "/user/alice/input/part-00000@134217728"
+        ]
+    );
     assert_eq!(tasks.len(), 7);
     assert_eq!(tasks[6], "/user/alice/input/sub dir/nested@0");
     let r = &blocks[0].replicas;
     assert_eq!(r.len(), 3);
-    assert_eq!((r[0].host.as_str(), r[0].rack.as_deref()), ("dn01", Some("/rack0")));
-    assert_eq!((r[1].host.as_str(), r[1].rack.as_deref()), ("dn02", Some("/rack1")));
+    assert_eq!(
+        (r[0].host.as_str(), r[0].rack.as_deref()),
+        ("dn01", Some("/rack0"))
+    );
+    assert_eq!(
+        (r[1].host.as_str(), r[1].rack.as_deref()),
+        ("dn02", Some("/rack1"))
+    );
     let log = nn.request_log();
-    assert!(log.iter().all(|t| t.contains("user.name=alice") && t.contains(&format!("delegation={TOKEN}"))));
-    assert!(log.iter().any(|t| t.starts_with("/webhdfs/v1/user/alice/input/sub%20dir/nested?op=GETFILEBLOCKLOCATIONS")), "{log:?}");
+    assert!(log
+        .iter()
+        .all(|t| t.contains("user.name=alice") && t.contains(&format!("delegation={TOKEN}"))));
+    assert!(
+        log.iter().any(|t| t
+            .starts_with("/webhdfs/v1/user/alice/input/sub%20dir/nested?op=GETFILEBLOCKLOCATIONS")),
+        "{log:?}"
+    );
     // A single file is its own input.
     let one = c.input_files("/user/alice/input/part-00001").await.unwrap();
-    assert_eq!(one, vec![InputFile { path: "/user/alice/input/part-00001".into(), length: 134_217_728 + 1000 }]);
+    assert_eq!(
+        one,
+        vec![InputFile {
+            path: "/user/alice/input/part-00001".into(),
+            length: 134_217_728 + 1000
+        }]
+    );
 }
 
 #[tokio::test]
@@ -93,8 +127,14 @@ async fn falls_back_to_get_block_locations_once() {
     let expected = client(&good).input_blocks(DIR).await.unwrap();
     assert_eq!(blocks, expected);
     let log = nn.request_log();
-    let new_op = log.iter().filter(|t| t.contains("op=GETFILEBLOCKLOCATIONS")).count();
-    let old_op = log.iter().filter(|t| t.contains("op=GET_BLOCK_LOCATIONS")).count();
+    let new_op = log
+        .iter()
+        .filter(|t| t.contains("op=GETFILEBLOCKLOCATIONS"))
+        .count();
+    let old_op = log
+        .iter()
+        .filter(|t| t.contains("op=GET_BLOCK_LOCATIONS"))
+        .count();
     assert_eq!((new_op, old_op), (1, 4));
 }
 
@@ -103,7 +143,10 @@ async fn follows_redirects_and_reports_loops() {
     let nn = FakeNameNode::start(
         sample_namespace(DIR, 1, 1, 3),
         front(|r| match r.path.as_str() {
-            "/moved" => Some(Response::redirect(&format!("/webhdfs/v1{DIR}/part-00000?op={}", r.op))),
+            "/moved" => Some(Response::redirect(&format!(
+                "/webhdfs/v1{DIR}/part-00000?op={}",
+                r.op
+            ))),
             "/loop" => Some(Response::redirect(&format!("/webhdfs/v1/loop?op={}", r.op))),
             _ => None,
         }),
@@ -113,7 +156,10 @@ async fn follows_redirects_and_reports_loops() {
     let st = c.file_status("/moved").await.unwrap();
     assert_eq!((st.kind.as_str(), st.length), ("FILE", 1000));
     let m = msg(c.file_status("/loop").await);
-    assert!(m.starts_with(&format!("{}: GETFILESTATUS /loop: ", nn.url())), "{m}");
+    assert!(
+        m.starts_with(&format!("{}: GETFILESTATUS /loop: ", nn.url())),
+        "{m}"
+    );
     assert!(m.contains("too many redirects"), "{m}");
 }
 
@@ -142,7 +188,10 @@ async fn remote_exceptions_name_class_path_and_namenode() {
         msg(c.list_status("/secret").await),
         format!("{}: LISTSTATUS /secret: AccessControlException: Permission denied: user=alice, access=READ_EXECUTE, inode=\"/secret\":hdfs:supergroup:drwx------", nn.url())
     );
-    assert_eq!(msg(c.list_status("relative").await), "relative: not an absolute HDFS path");
+    assert_eq!(
+        msg(c.list_status("relative").await),
+        "relative: not an absolute HDFS path"
+    );
 }
 
 fn standby() -> Option<Handler> {
@@ -195,8 +244,15 @@ async fn slow_namenode_trips_the_read_timeout() {
     o.connect_timeout = Duration::from_millis(200);
     let start = Instant::now();
     let m = msg(WebHdfs::new(o).unwrap().file_status(DIR).await);
-    assert_eq!(m, format!("{}: GETFILESTATUS {DIR}: timed out after 200 ms", nn.url()));
-    assert!(start.elapsed() < Duration::from_millis(1200), "{:?}", start.elapsed());
+    assert_eq!(
+        m,
+        format!("{}: GETFILESTATUS {DIR}: timed out after 200 ms", nn.url())
+    );
+    assert!(
+        start.elapsed() < Duration::from_millis(1200),
+        "{:?}",
+        start.elapsed()
+    );
 }
 
 #[tokio::test]
@@ -210,7 +266,12 @@ async fn retries_5xx_then_succeeds_or_gives_up() {
                 return Some(Response::json(503, "<html>Service Unavailable</html>"));
             }
             (seen.fetch_add(1, Ordering::SeqCst) == 0).then(|| {
-                Response::remote(503, "RetriableException", "org.apache.hadoop.ipc.RetriableException", "NameNode still not started")
+                Response::remote(
+                    503,
+                    "RetriableException",
+                    "org.apache.hadoop.ipc.RetriableException",
+                    "NameNode still not started",
+                )
             })
         }),
     )
@@ -221,9 +282,18 @@ async fn retries_5xx_then_succeeds_or_gives_up() {
     assert_eq!(calls.load(Ordering::SeqCst), 2);
     assert_eq!(
         msg(c.file_status("/always").await),
-        format!("{}: GETFILESTATUS /always: HTTP 503: <html>Service Unavailable</html>", nn.url())
+        format!(
+            "{}: GETFILESTATUS /always: HTTP 503: <html>Service Unavailable</html>",
+            nn.url()
+        )
     );
-    assert_eq!(nn.request_log().iter().filter(|t| t.starts_with("/webhdfs/v1/always")).count(), 3);
+    assert_eq!(
+        nn.request_log()
+            .iter()
+            .filter(|t| t.starts_with("/webhdfs/v1/always"))
+            .count(),
+        3
+    );
 }
 
 #[tokio::test]
@@ -232,17 +302,35 @@ async fn malformed_bodies_are_reported() {
         sample_namespace(DIR, 1, 1, 3),
         front(|r| match (r.path.as_str(), r.op.as_str()) {
             ("/trunc", _) => Some(Response::json(200, "{\"FileStatus\": {\"type\": \"FI")),
-            ("/wrong", _) => Some(Response::json(200, "{\"FileStatuses\": {\"FileStatus\": 42}}")),
-            (_, "GETFILEBLOCKLOCATIONS") => Some(Response::json(200, "{\"BlockLocations\": {\"BlockLocation\": [{\"offset\": -1}]}}")),
+            ("/wrong", _) => Some(Response::json(
+                200,
+                "{\"FileStatuses\": {\"FileStatus\": 42}}",
+            )),
+            (_, "GETFILEBLOCKLOCATIONS") => Some(Response::json(
+                200,
+                "{\"BlockLocations\": {\"BlockLocation\": [{\"offset\": -1}]}}",
+            )),
             _ => None,
         }),
     )
     .unwrap();
     let c = client(&nn);
     let m = msg(c.file_status("/trunc").await);
-    assert!(m.starts_with(&format!("{}: GETFILESTATUS /trunc: malformed response: EOF while parsing", nn.url())), "{m}");
+    assert!(
+        m.starts_with(&format!(
+            "{}: GETFILESTATUS /trunc: malformed response: EOF while parsing",
+            nn.url()
+        )),
+        "{m}"
+    );
     let m = msg(c.list_status("/wrong").await);
-    assert!(m.starts_with(&format!("{}: LISTSTATUS /wrong: malformed response: invalid type: integer `42`", nn.url())), "{m}");
+    assert!(
+        m.starts_with(&format!(
+            "{}: LISTSTATUS /wrong: malformed response: invalid type: integer `42`",
+            nn.url()
+        )),
+        "{m}"
+    );
     let m = msg(c.input_blocks(DIR).await);
     assert!(
         m.starts_with(&format!("{}: GETFILEBLOCKLOCATIONS {DIR}/part-00000: malformed response: invalid value: integer `-1`", nn.url())),
@@ -253,11 +341,17 @@ async fn malformed_bodies_are_reported() {
 #[tokio::test]
 async fn refused_connections_are_retried_then_reported() {
     // A port that was just free: nothing listens there.
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     let c = WebHdfs::new(opts(vec![format!("127.0.0.1:{port}")])).unwrap();
     let m = msg(c.file_status(DIR).await);
     assert!(
-        m.starts_with(&format!("http://127.0.0.1:{port}: GETFILESTATUS {DIR}: cannot connect after 3 attempts: ")),
+        m.starts_with(&format!(
+            "http://127.0.0.1:{port}: GETFILESTATUS {DIR}: cannot connect after 3 attempts: "
+        )),
         "{m}"
     );
 }
