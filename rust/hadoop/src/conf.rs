@@ -172,7 +172,7 @@ impl Configuration {
     }
 
     /// Adds a resource given as text; `name` names it in errors, includes are
-    /// resolved against `base_dir`.
+    /// resolved against `base_dir` (without one, every include is missing).
     pub fn add_str(
         &mut self,
         text: &str,
@@ -516,7 +516,8 @@ fn parse_resource(
                             Some(d) => d.join(&href),
                             None => PathBuf::from(&href),
                         };
-                        if path.is_file() {
+                        // Text without a location has nothing to resolve against.
+                        if base_dir.is_some() && path.is_file() {
                             if depth >= MAX_INCLUDE_DEPTH {
                                 return Err(ConfError::IncludeLoop {
                                     file: file.to_string(),

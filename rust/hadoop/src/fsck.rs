@@ -277,6 +277,23 @@ Status: CORRUPT
         parse_fsck(text).unwrap_err().to_string()
     }
 
+    proptest::proptest! {
+        #[test]
+        fn never_panics_on_arbitrary_text(s in "\\PC{0,300}") {
+            let _ = parse_fsck(&s);
+        }
+
+        #[test]
+        fn never_panics_on_fsck_like_lines(lines in proptest::collection::vec(proptest::prop_oneof![
+            proptest::strategy::Just("/a b 10 bytes, replicated: replication=3, 2 block(s):  OK".to_string()),
+            proptest::strategy::Just("/a 1 bytes, 1 block(s):".to_string()),
+            "[0-9]{1,3}\\. BP-1:blk_1_1 len=[0-9x]{0,4} (repl|Live_repl)=3 ?\\[?[\\[\\]A-Za-z/:0-9,.() ]{0,40}\\]?",
+            "\\PC{0,20}",
+        ], 0..12)) {
+            let _ = parse_fsck(&lines.join("\n"));
+        }
+    }
+
     #[test]
     fn truncated_and_corrupt_inputs_are_named() {
         let trunc = &V3[..V3.find("1. BP-929597290").unwrap()];

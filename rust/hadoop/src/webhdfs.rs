@@ -768,6 +768,26 @@ mod tests {
         assert_eq!(hosts, vec![("dn1", Some("/r1")), ("10.0.0.2", Some("/r2"))]);
     }
 
+    proptest::proptest! {
+        #[test]
+        fn body_parsers_never_panic(b in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..256)) {
+            fuzz_parse(&b);
+        }
+
+        #[test]
+        fn jsonish_bodies_never_panic(parts in proptest::collection::vec(proptest::prop_oneof![
+            proptest::strategy::Just("{"), proptest::strategy::Just("}"), proptest::strategy::Just("["),
+            proptest::strategy::Just("]"), proptest::strategy::Just(","), proptest::strategy::Just(":"),
+            proptest::strategy::Just("\"BlockLocations\""), proptest::strategy::Just("\"BlockLocation\""),
+            proptest::strategy::Just("\"hosts\""), proptest::strategy::Just("\"topologyPaths\""),
+            proptest::strategy::Just("\"offset\""), proptest::strategy::Just("\"length\""),
+            proptest::strategy::Just("\"/r/1:2\""), proptest::strategy::Just("\"/\""), proptest::strategy::Just("0"),
+            proptest::strategy::Just("-1"), proptest::strategy::Just("18446744073709551616"),
+        ], 0..40)) {
+            fuzz_parse(parts.concat().as_bytes());
+        }
+    }
+
     #[test]
     fn options_debug_hides_token() {
         let o = WebHdfsOptions {
