@@ -139,6 +139,15 @@ pub fn to_instance(
     })
 }
 
+/// Each block's replica hosts, in block order: the task list of the
+/// Session's `set_input_blocks` (the `input_blocks` event).
+pub fn replica_hosts(blocks: &[Block]) -> Vec<Vec<String>> {
+    blocks
+        .iter()
+        .map(|b| b.replicas.iter().map(|r| r.host.clone()).collect())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -205,6 +214,29 @@ mod tests {
         let f = to_instance(&blocks, Some(&table), CostModel::default()).unwrap();
         assert_eq!(f.nodes[0].rack, "/x");
         assert_eq!(f.nodes[1].rack, DEFAULT_RACK);
+    }
+
+    #[test]
+    fn feeds_the_session() {
+        use spindle_core::{Resources, Session, SessionConfig};
+        let blocks = vec![
+            Block::new(
+                "/in/a",
+                0,
+                10,
+                vec![rep("dn1", Some("/r1")), rep("dn2", None)],
+            ),
+            Block::new("/in/a", 10, 5, vec![rep("dn9", None)]),
+        ];
+        let hosts = replica_hosts(&blocks);
+        assert_eq!(hosts, vec![vec!["dn1", "dn2"], vec!["dn9"]]);
+        let mut s = Session::new(SessionConfig::default());
+        for h in ["dn1", "dn2"] {
+            s.add_node(h, "/r1", Resources::new(4096, 4), 1.0).unwrap();
+        }
+        let app = s.add_app("application_1_0001", 1.0, 0).unwrap();
+        s.set_input_blocks(app, 20, &hosts).unwrap();
+        assert!(s.set_input_blocks(app + 1, 20, &hosts).is_err());
     }
 
     #[test]

@@ -766,8 +766,8 @@ pub struct Settings {
     pub webhdfs: Vec<String>,
     pub webhdfs_connect_timeout: Duration,
     pub webhdfs_read_timeout: Duration,
-    pub node_delay: i64,
-    pub rack_additional_delay: i64,
+    pub node_delay: i32,
+    pub rack_additional_delay: i32,
     pub library_path: Option<String>,
 }
 
@@ -802,11 +802,34 @@ impl Settings {
             webhdfs,
             webhdfs_connect_timeout: c.get_duration(keys::WEBHDFS_CONNECT_TIMEOUT, ms)?,
             webhdfs_read_timeout: c.get_duration(keys::WEBHDFS_READ_TIMEOUT, ms)?,
-            node_delay: c.get_i64(keys::NODE_DELAY)?,
-            rack_additional_delay: c.get_i64(keys::RACK_ADDITIONAL_DELAY)?,
+            node_delay: get_i32(c, keys::NODE_DELAY)?,
+            rack_additional_delay: get_i32(c, keys::RACK_ADDITIONAL_DELAY)?,
             library_path: c.get_trimmed(keys::LIBRARY_PATH)?,
         })
     }
+}
+
+impl Settings {
+    /// The Session's configuration: policy, cost model and locality delays.
+    pub fn session_config(
+        &self,
+        seed: u64,
+    ) -> Result<spindle_core::SessionConfig, spindle_core::CoreError> {
+        Ok(spindle_core::SessionConfig {
+            policy: spindle_core::PolicyKind::from_name(&self.policy)?,
+            cost: self.cost,
+            seed,
+            delay: spindle_core::policy::delay::LocalityDelay {
+                node_locality_delay: self.node_delay,
+                rack_locality_additional_delay: self.rack_additional_delay,
+            },
+        })
+    }
+}
+
+fn get_i32(c: &Configuration, name: &str) -> Result<i32, ConfError> {
+    let n = c.get_i64(name)?;
+    i32::try_from(n).map_err(|_| c.bad(name, &n.to_string(), "does not fit in a 32-bit integer"))
 }
 
 fn nonneg(c: &Configuration, name: &str) -> Result<f64, ConfError> {

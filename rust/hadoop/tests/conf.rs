@@ -75,6 +75,10 @@ fn override_order_final_and_typed_values() {
     assert_eq!(s.node_delay, 40);
     assert_eq!(s.rack_additional_delay, -1);
     assert_eq!(s.fallback, "hadoop-default");
+    let sc = s.session_config(7).unwrap();
+    assert_eq!(sc.policy.name(), "asm1-comm");
+    assert_eq!(sc.delay.node_locality_delay, 40);
+    assert_eq!(sc.cost.remote, 4.5);
     assert_eq!(s.topology_table, None);
     assert_eq!(
         c.origin(keys::BLOCK_SIZE).unwrap().to_string(),
