@@ -15,6 +15,7 @@ use spindle_core::session::SessionEvent;
 use spindle_core::{Assignment, CostModel, Instance, Metrics, Planner, PolicyKind};
 use spindle_sim::{simulate, NetworkModel, SimConfig, Workload};
 
+mod hdfs_input;
 mod plot;
 mod repro;
 
@@ -104,11 +105,15 @@ enum Format {
 #[derive(Args)]
 struct PlanArgs {
     /// Instance file (JSON; see the README for the format).
+    #[arg(long, short, required_unless_present_any = ["webhdfs", "path", "fsck", "splits"])]
+    input: Option<PathBuf>,
+    /// Policy (see the README's policy table; hadoop-default needs `spindle simulate`).
+    /// Default: asm1 for --input; for HDFS inputs spindle.policy from --conf-dir
+    /// (asm1-comm when unset, as in the RM plugin).
     #[arg(long, short)]
-    input: PathBuf,
-    /// Policy: asm1, asm1-comm, greedy, greedy-comm, mb, bar, hds, ds0.15, ds0.25, gcc (hadoop-default needs `spindle simulate`).
-    #[arg(long, short, default_value = "asm1")]
-    policy: String,
+    policy: Option<String>,
+    #[command(flatten)]
+    hdfs: hdfs_input::HdfsArgs,
     /// Seed of the policy's random choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -294,16 +299,46 @@ fn timed_plan(planner: &dyn Planner, inst: &Instance, seed: u64) -> (Assignment,
 }
 
 fn cmd_plan(a: PlanArgs) -> Result<()> {
-    let policy = PolicyKind::from_name(&a.policy)?;
+    // A bad --policy fails before any input is read.
+    if let Some(p) = &a.policy {
+        PolicyKind::from_name(p)?.offline_planner()?;
+    }
+    let (inst, cluster, conf_policy) = match hdfs_input::load(&a.hdfs)? {
+        Some(c) => (c.instance, Some(c.source), Some(c.settings.policy)),
+        None => {
+            let input = a.input.as_deref().context("--input is required")?;
+            (read_instance(input)?, None, None)
+        }
+    };
+    let name = a.policy.or(conf_policy).unwrap_or_else(|| "asm1".into());
+    let policy = PolicyKind::from_name(&name)?;
     let planner = policy.offline_planner()?;
-    let inst = read_instance(&a.input)?;
     let (assignment, metrics) = timed_plan(planner, &inst, a.seed);
+    // Cluster inputs are compared with Hadoop's default greedy placement.
+    let baseline = match &cluster {
+        Some(_) => Some(timed_plan(PolicyKind::Greedy.offline_planner()?, &inst, a.seed).1),
+        None => None,
+    };
     match a.format {
         Format::Json => {
             let report = inst.report(policy.name(), &assignment, metrics);
-            emit(&(serde_json::to_string(&report)? + "\n"))
+            let mut v = serde_json::to_value(&report)?;
+            if let (Some(c), Some(b), Some(o)) = (&cluster, &baseline, v.as_object_mut()) {
+                o.insert("source".into(), c.clone().into());
+                o.insert("hadoop_default".into(), serde_json::to_value(b)?);
+            }
+            emit(&(serde_json::to_string(&v)? + "\n"))
         }
-        Format::Table => emit(&plan_table(policy, &inst, &assignment, &metrics)),
+        Format::Table => {
+            let mut s = String::new();
+            if let (Some(c), Some(b)) = (&cluster, &baseline) {
+                let _ = writeln!(s, "input: {} blocks from {}", inst.problem.num_tasks(), c);
+                let _ = writeln!(s, "hadoop-default (greedy): makespan {:.3}, max {} tasks/node, non-local {} ({:.1}%: {} rack-local, {} off-switch)",
+                    b.makespan, b.max_tasks_per_node, b.non_local, 100.0 * b.non_local_fraction, b.rack_local, b.off_switch);
+            }
+            s.push_str(&plan_table(policy, &inst, &assignment, &metrics));
+            emit(&s)
+        }
     }
 }
 

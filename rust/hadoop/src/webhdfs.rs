@@ -1,0 +1,813 @@
+//! An async WebHDFS client (reqwest on tokio) for what Spindle needs: the
+//! input files under a path and their block locations. Several NameNodes are
+//! tried in order (HA); connection errors and 5xx answers are retried a
+//! bounded number of times with exponential backoff; `RemoteException`
+//! bodies become errors naming the exception class, the path and the
+//! NameNode. Delegation tokens never appear in errors or logs.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::Semaphore;
+
+use crate::blocks::{rack_of_topology_path, Block, Replica};
+
+/// The JSON bodies of the facts file (WebHDFS.md and `JsonUtil`); fields
+/// Spindle does not use are ignored.
+pub mod wire {
+    use serde::Deserialize;
+
+    #[derive(Debug, Deserialize)]
+    pub struct RemoteExceptionBody {
+        #[serde(rename = "RemoteException")]
+        pub remote_exception: RemoteException,
+    }
+
+    #[derive(Clone, Debug, Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct RemoteException {
+        pub exception: String,
+        #[serde(default)]
+        pub java_class_name: Option<String>,
+        pub message: String,
+    }
+
+    #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+    #[serde(rename_all = "camelCase")]
+    pub struct FileStatus {
+        #[serde(default)]
+        pub path_suffix: String,
+        #[serde(rename = "type")]
+        pub kind: String,
+        #[serde(default)]
+        pub length: u64,
+        #[serde(default)]
+        pub block_size: u64,
+        #[serde(default)]
+        pub replication: u32,
+    }
+
+    #[derive(Debug, Deserialize)]
+    pub struct FileStatusBody {
+        #[serde(rename = "FileStatus")]
+        pub file_status: FileStatus,
+    }
+
+    #[derive(Debug, Deserialize)]
+    pub struct FileStatusesBody {
+        #[serde(rename = "FileStatuses")]
+        pub file_statuses: FileStatuses,
+    }
+
+    #[derive(Debug, Deserialize)]
+    pub struct FileStatuses {
+        #[serde(rename = "FileStatus", default)]
+        pub file_status: Vec<FileStatus>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    pub struct BlockLocationsBody {
+        #[serde(rename = "BlockLocations")]
+        pub block_locations: BlockLocations,
+    }
+
+    #[derive(Debug, Deserialize)]
+    pub struct BlockLocations {
+        #[serde(rename = "BlockLocation", default)]
+        pub block_location: Vec<BlockLocation>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct BlockLocation {
+        pub offset: u64,
+        pub length: u64,
+        #[serde(default)]
+        pub hosts: Vec<String>,
+        #[serde(default)]
+        pub names: Vec<String>,
+        #[serde(default)]
+        pub topology_paths: Vec<String>,
+        #[serde(default)]
+        pub corrupt: bool,
+    }
+
+    #[derive(Debug, Deserialize)]
+    pub struct LocatedBlocksBody {
+        #[serde(rename = "LocatedBlocks")]
+        pub located_blocks: LocatedBlocks,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct LocatedBlocks {
+        #[serde(default)]
+        pub located_blocks: Vec<LocatedBlock>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct LocatedBlock {
+        pub start_offset: u64,
+        pub block: ExtendedBlock,
+        #[serde(default)]
+        pub locations: Vec<DatanodeInfo>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct ExtendedBlock {
+        pub num_bytes: u64,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct DatanodeInfo {
+        #[serde(default)]
+        pub host_name: Option<String>,
+        #[serde(default)]
+        pub ip_addr: Option<String>,
+        #[serde(default)]
+        pub network_location: Option<String>,
+    }
+}
+
+/// The blocks of `file` from a GETFILEBLOCKLOCATIONS body.
+pub fn parse_block_locations(file: &str, body: &[u8]) -> Result<Vec<Block>, serde_json::Error> {
+    let b: wire::BlockLocationsBody = serde_json::from_slice(body)?;
+    Ok(b.block_locations
+        .block_location
+        .into_iter()
+        .map(|l| {
+            let replicas = l
+                .hosts
+                .iter()
+                .enumerate()
+                .map(|(i, h)| Replica {
+                    host: h.clone(),
+                    rack: l
+                        .topology_paths
+                        .get(i)
+                        .and_then(|p| rack_of_topology_path(p)),
+                })
+                .collect();
+            Block::new(file, l.offset, l.length, replicas)
+        })
+        .collect())
+}
+
+/// The blocks of `file` from a GET_BLOCK_LOCATIONS body.
+pub fn parse_located_blocks(file: &str, body: &[u8]) -> Result<Vec<Block>, serde_json::Error> {
+    let b: wire::LocatedBlocksBody = serde_json::from_slice(body)?;
+    Ok(b.located_blocks
+        .located_blocks
+        .into_iter()
+        .map(|lb| {
+            let replicas = lb
+                .locations
+                .into_iter()
+                .filter_map(|d| {
+                    let host = d.host_name.or(d.ip_addr)?;
+                    Some(Replica {
+                        host,
+                        rack: d.network_location,
+                    })
+                })
+                .collect();
+            Block::new(file, lb.start_offset, lb.block.num_bytes, replicas)
+        })
+        .collect())
+}
+
+/// A `RemoteException` body, if `body` is one.
+pub fn parse_remote_exception(body: &[u8]) -> Option<wire::RemoteException> {
+    serde_json::from_slice::<wire::RemoteExceptionBody>(body)
+        .ok()
+        .map(|b| b.remote_exception)
+}
+
+/// Runs every body parser on `body` (for the fuzzers).
+pub fn fuzz_parse(body: &[u8]) {
+    let _ = parse_block_locations("/f", body);
+    let _ = parse_located_blocks("/f", body);
+    let _ = parse_remote_exception(body);
+    let _ = serde_json::from_slice::<wire::FileStatusesBody>(body);
+    let _ = serde_json::from_slice::<wire::FileStatusBody>(body);
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum WebHdfsError {
+    #[error("{namenode}: {op} {path}: {class}: {message}")]
+    Remote {
+        namenode: String,
+        op: String,
+        path: String,
+        status: u16,
+        /// Short class name (`exception`).
+        class: String,
+        message: String,
+    },
+    #[error("{namenode}: {op} {path}: HTTP {status}: {body}")]
+    Status {
+        namenode: String,
+        op: String,
+        path: String,
+        status: u16,
+        body: String,
+    },
+    #[error("{namenode}: {op} {path}: timed out after {after_ms} ms")]
+    Timeout {
+        namenode: String,
+        op: String,
+        path: String,
+        after_ms: u128,
+    },
+    #[error("{namenode}: {op} {path}: cannot connect after {attempts} attempts: {detail}")]
+    Connect {
+        namenode: String,
+        op: String,
+        path: String,
+        attempts: u32,
+        detail: String,
+    },
+    #[error("{namenode}: {op} {path}: {detail}")]
+    Transport {
+        namenode: String,
+        op: String,
+        path: String,
+        detail: String,
+    },
+    #[error("{namenode}: {op} {path}: malformed response: {detail}")]
+    Malformed {
+        namenode: String,
+        op: String,
+        path: String,
+        detail: String,
+    },
+    #[error("{op} {path}: no NameNode answered: {}", .errors.join("; "))]
+    AllNameNodes {
+        op: String,
+        path: String,
+        errors: Vec<String>,
+    },
+    #[error("bad NameNode address {address:?}: {detail}")]
+    BadAddress { address: String, detail: String },
+    #[error("{path}: not an absolute HDFS path")]
+    BadPath { path: String },
+}
+
+impl WebHdfsError {
+    /// Whether another NameNode might answer (HA failover).
+    fn try_next(&self) -> bool {
+        match self {
+            WebHdfsError::Remote { class, .. } => class == "StandbyException",
+            WebHdfsError::Status { status, .. } => *status >= 500,
+            WebHdfsError::Timeout { .. } | WebHdfsError::Connect { .. } => true,
+            WebHdfsError::Transport { .. } => true,
+            _ => false,
+        }
+    }
+}
+
+/// Client settings. `Debug` hides the delegation token.
+#[derive(Clone)]
+pub struct WebHdfsOptions {
+    /// Base URLs (`http://nn:9870`), tried in order.
+    pub namenodes: Vec<String>,
+    /// `user.name` for simple authentication.
+    pub user: Option<String>,
+    /// A delegation token (sent as `delegation=`; never logged).
+    pub delegation: Option<String>,
+    pub connect_timeout: Duration,
+    pub read_timeout: Duration,
+    /// Retries per NameNode after a connection error or a 5xx answer.
+    pub retries: u32,
+    /// First backoff; doubled at each retry.
+    pub backoff: Duration,
+    /// Requests in flight at once.
+    pub concurrency: usize,
+}
+
+impl std::fmt::Debug for WebHdfsOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WebHdfsOptions")
+            .field("namenodes", &self.namenodes)
+            .field("user", &self.user)
+            .field("delegation", &self.delegation.as_ref().map(|_| "<hidden>"))
+            .field("connect_timeout", &self.connect_timeout)
+            .field("read_timeout", &self.read_timeout)
+            .field("retries", &self.retries)
+            .field("backoff", &self.backoff)
+            .field("concurrency", &self.concurrency)
+            .finish()
+    }
+}
+
+impl Default for WebHdfsOptions {
+    fn default() -> Self {
+        WebHdfsOptions {
+            namenodes: Vec::new(),
+            user: None,
+            delegation: None,
+            connect_timeout: Duration::from_secs(60),
+            read_timeout: Duration::from_secs(60),
+            retries: 3,
+            backoff: Duration::from_millis(200),
+            concurrency: 16,
+        }
+    }
+}
+
+/// One input file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputFile {
+    pub path: String,
+    pub length: u64,
+}
+
+struct Inner {
+    http: reqwest::Client,
+    namenodes: Vec<reqwest::Url>,
+    opts: WebHdfsOptions,
+    /// The NameNode that answered last (tried first).
+    active: AtomicUsize,
+    /// Set once a NameNode has rejected GETFILEBLOCKLOCATIONS.
+    old_ops: AtomicBool,
+    limit: Semaphore,
+}
+
+/// A WebHDFS client; cheap to clone.
+#[derive(Clone)]
+pub struct WebHdfs {
+    inner: Arc<Inner>,
+}
+
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut src = e.source();
+    while let Some(c) = src {
+        let t = c.to_string();
+        if !s.contains(&t) {
+            s.push_str(": ");
+            s.push_str(&t);
+        }
+        src = c.source();
+    }
+    s
+}
+
+fn snippet(body: &[u8]) -> String {
+    let s = String::from_utf8_lossy(body);
+    let s = s.trim();
+    if s.chars().count() > 200 {
+        format!("{}...", s.chars().take(200).collect::<String>())
+    } else {
+        s.to_string()
+    }
+}
+
+impl WebHdfs {
+    pub fn new(opts: WebHdfsOptions) -> Result<WebHdfs, WebHdfsError> {
+        if opts.namenodes.is_empty() {
+            return Err(WebHdfsError::BadAddress {
+                address: String::new(),
+                detail: "no NameNode address given".into(),
+            });
+        }
+        let mut namenodes = Vec::new();
+        for a in &opts.namenodes {
+            let with_scheme = if a.contains("://") {
+                a.clone()
+            } else {
+                format!("http://{a}")
+            };
+            let url = reqwest::Url::parse(&with_scheme).map_err(|e| WebHdfsError::BadAddress {
+                address: a.clone(),
+                detail: e.to_string(),
+            })?;
+            if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
+                return Err(WebHdfsError::BadAddress {
+                    address: a.clone(),
+                    detail: "want http://host:port or https://host:port".into(),
+                });
+            }
+            namenodes.push(url);
+        }
+        let http = reqwest::Client::builder()
+            .connect_timeout(opts.connect_timeout)
+            .read_timeout(opts.read_timeout)
+            .build()
+            .map_err(|e| WebHdfsError::BadAddress {
+                address: opts.namenodes.join(","),
+                detail: chain(&e),
+            })?;
+        let limit = Semaphore::new(opts.concurrency.max(1));
+        Ok(WebHdfs {
+            inner: Arc::new(Inner {
+                http,
+                namenodes,
+                opts,
+                active: AtomicUsize::new(0),
+                old_ops: AtomicBool::new(false),
+                limit,
+            }),
+        })
+    }
+
+    fn nn_name(url: &reqwest::Url) -> String {
+        let mut s = format!("{}://{}", url.scheme(), url.host_str().unwrap_or("?"));
+        if let Some(p) = url.port() {
+            s.push_str(&format!(":{p}"));
+        }
+        s
+    }
+
+    /// GET `op` on `path`, failing over between NameNodes.
+    async fn get(
+        &self,
+        path: &str,
+        op: &str,
+        extra: &[(&str, String)],
+    ) -> Result<Vec<u8>, WebHdfsError> {
+        if !path.starts_with('/') {
+            return Err(WebHdfsError::BadPath { path: path.into() });
+        }
+        let _permit = self
+            .inner
+            .limit
+            .acquire()
+            .await
+            .map_err(|e| WebHdfsError::Transport {
+                namenode: String::new(),
+                op: op.into(),
+                path: path.into(),
+                detail: e.to_string(),
+            })?;
+        let n = self.inner.namenodes.len();
+        let start = self.inner.active.load(Ordering::Relaxed) % n;
+        let mut errors = Vec::new();
+        for k in 0..n {
+            let idx = (start + k) % n;
+            match self.get_from(idx, path, op, extra).await {
+                Ok(body) => {
+                    self.inner.active.store(idx, Ordering::Relaxed);
+                    return Ok(body);
+                }
+                Err(e) if e.try_next() && n > 1 => {
+                    tracing::warn!("{e}; trying the next NameNode");
+                    errors.push(e);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Err(WebHdfsError::AllNameNodes {
+            op: op.into(),
+            path: path.into(),
+            errors: errors.iter().map(|e| e.to_string()).collect(),
+        })
+    }
+
+    async fn get_from(
+        &self,
+        idx: usize,
+        path: &str,
+        op: &str,
+        extra: &[(&str, String)],
+    ) -> Result<Vec<u8>, WebHdfsError> {
+        let base = &self.inner.namenodes[idx];
+        let namenode = Self::nn_name(base);
+        let mut url = base.clone();
+        url.set_path(&format!("/webhdfs/v1{path}"));
+        {
+            let mut q = url.query_pairs_mut();
+            q.clear().append_pair("op", op);
+            if let Some(u) = &self.inner.opts.user {
+                q.append_pair("user.name", u);
+            }
+            if let Some(t) = &self.inner.opts.delegation {
+                q.append_pair("delegation", t);
+            }
+            for (k, v) in extra {
+                q.append_pair(k, v);
+            }
+        }
+        let opts = &self.inner.opts;
+        let ctx = |detail: String| (namenode.clone(), op.to_string(), path.to_string(), detail);
+        let mut attempt = 0u32;
+        loop {
+            let result = self.inner.http.get(url.clone()).send().await;
+            let retry_detail = match result {
+                Err(e) => {
+                    let e = e.without_url();
+                    if e.is_timeout() {
+                        return Err(WebHdfsError::Timeout {
+                            namenode,
+                            op: op.into(),
+                            path: path.into(),
+                            after_ms: opts.read_timeout.max(opts.connect_timeout).as_millis(),
+                        });
+                    }
+                    if e.is_connect() {
+                        chain(&e)
+                    } else {
+                        let (namenode, op, path, detail) = ctx(chain(&e));
+                        return Err(WebHdfsError::Transport {
+                            namenode,
+                            op,
+                            path,
+                            detail,
+                        });
+                    }
+                }
+                Ok(resp) => {
+                    let status = resp.status().as_u16();
+                    let body = match resp.bytes().await {
+                        Ok(b) => b.to_vec(),
+                        Err(e) => {
+                            let e = e.without_url();
+                            if e.is_timeout() {
+                                return Err(WebHdfsError::Timeout {
+                                    namenode,
+                                    op: op.into(),
+                                    path: path.into(),
+                                    after_ms: opts.read_timeout.as_millis(),
+                                });
+                            }
+                            let (namenode, op, path, detail) = ctx(chain(&e));
+                            return Err(WebHdfsError::Transport {
+                                namenode,
+                                op,
+                                path,
+                                detail,
+                            });
+                        }
+                    };
+                    if (200..300).contains(&status) {
+                        return Ok(body);
+                    }
+                    let err = match parse_remote_exception(&body) {
+                        Some(re) => WebHdfsError::Remote {
+                            namenode: namenode.clone(),
+                            op: op.into(),
+                            path: path.into(),
+                            status,
+                            class: re.exception,
+                            message: re.message,
+                        },
+                        None => WebHdfsError::Status {
+                            namenode: namenode.clone(),
+                            op: op.into(),
+                            path: path.into(),
+                            status,
+                            body: snippet(&body),
+                        },
+                    };
+                    let standby = matches!(&err, WebHdfsError::Remote { class, .. } if class == "StandbyException");
+                    if status < 500 || standby || attempt >= opts.retries {
+                        return Err(err);
+                    }
+                    err.to_string()
+                }
+            };
+            if attempt >= opts.retries {
+                return Err(WebHdfsError::Connect {
+                    namenode,
+                    op: op.into(),
+                    path: path.into(),
+                    attempts: attempt + 1,
+                    detail: retry_detail,
+                });
+            }
+            let wait = opts.backoff.saturating_mul(1u32 << attempt.min(16));
+            tracing::debug!("{retry_detail}; retry {} in {:?}", attempt + 1, wait);
+            tokio::time::sleep(wait).await;
+            attempt += 1;
+        }
+    }
+
+    fn malformed(&self, op: &str, path: &str, e: impl std::fmt::Display) -> WebHdfsError {
+        let idx = self.inner.active.load(Ordering::Relaxed) % self.inner.namenodes.len();
+        WebHdfsError::Malformed {
+            namenode: Self::nn_name(&self.inner.namenodes[idx]),
+            op: op.into(),
+            path: path.into(),
+            detail: e.to_string(),
+        }
+    }
+
+    /// GETFILESTATUS.
+    pub async fn file_status(&self, path: &str) -> Result<wire::FileStatus, WebHdfsError> {
+        let body = self.get(path, "GETFILESTATUS", &[]).await?;
+        serde_json::from_slice::<wire::FileStatusBody>(&body)
+            .map(|b| b.file_status)
+            .map_err(|e| self.malformed("GETFILESTATUS", path, e))
+    }
+
+    /// LISTSTATUS of a directory.
+    pub async fn list_status(&self, path: &str) -> Result<Vec<wire::FileStatus>, WebHdfsError> {
+        let body = self.get(path, "LISTSTATUS", &[]).await?;
+        serde_json::from_slice::<wire::FileStatusesBody>(&body)
+            .map(|b| b.file_statuses.file_status)
+            .map_err(|e| self.malformed("LISTSTATUS", path, e))
+    }
+
+    /// The files under `root` (itself if it is a file), recursively, skipping
+    /// names that start with `_` or `.` as MapReduce's input formats do;
+    /// sorted by path.
+    pub async fn input_files(&self, root: &str) -> Result<Vec<InputFile>, WebHdfsError> {
+        let root = if root.len() > 1 {
+            root.trim_end_matches('/')
+        } else {
+            root
+        };
+        let st = self.file_status(root).await?;
+        if st.kind != "DIRECTORY" {
+            return Ok(vec![InputFile {
+                path: root.to_string(),
+                length: st.length,
+            }]);
+        }
+        let mut out = Vec::new();
+        let mut dirs = vec![root.to_string()];
+        while let Some(dir) = dirs.pop() {
+            for c in self.list_status(&dir).await? {
+                let name = c.path_suffix.as_str();
+                if name.is_empty() || name.starts_with('_') || name.starts_with('.') {
+                    continue;
+                }
+                let child = if dir == "/" {
+                    format!("/{name}")
+                } else {
+                    format!("{dir}/{name}")
+                };
+                match c.kind.as_str() {
+                    "DIRECTORY" => dirs.push(child),
+                    "FILE" => out.push(InputFile {
+                        path: child,
+                        length: c.length,
+                    }),
+                    _ => {}
+                }
+            }
+        }
+        out.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(out)
+    }
+
+    /// The blocks of one file: GETFILEBLOCKLOCATIONS, or GET_BLOCK_LOCATIONS
+    /// on a NameNode that rejects the newer op.
+    pub async fn block_locations(&self, file: &InputFile) -> Result<Vec<Block>, WebHdfsError> {
+        if file.length == 0 {
+            return Ok(Vec::new());
+        }
+        let range = [
+            ("offset", "0".to_string()),
+            ("length", file.length.to_string()),
+        ];
+        if !self.inner.old_ops.load(Ordering::Relaxed) {
+            match self.get(&file.path, "GETFILEBLOCKLOCATIONS", &range).await {
+                Ok(body) => {
+                    return parse_block_locations(&file.path, &body)
+                        .map_err(|e| self.malformed("GETFILEBLOCKLOCATIONS", &file.path, e))
+                }
+                Err(WebHdfsError::Remote { status: 400, .. })
+                | Err(WebHdfsError::Status { status: 400, .. }) => {
+                    tracing::info!(
+                        "NameNode lacks GETFILEBLOCKLOCATIONS; using GET_BLOCK_LOCATIONS"
+                    );
+                    self.inner.old_ops.store(true, Ordering::Relaxed);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        let body = self.get(&file.path, "GET_BLOCK_LOCATIONS", &range).await?;
+        parse_located_blocks(&file.path, &body)
+            .map_err(|e| self.malformed("GET_BLOCK_LOCATIONS", &file.path, e))
+    }
+
+    /// Every block under `root`, in file then offset order; at most
+    /// `concurrency` requests in flight.
+    pub async fn input_blocks(&self, root: &str) -> Result<Vec<Block>, WebHdfsError> {
+        let files = self.input_files(root).await?;
+        let mut per_file = Vec::new();
+        let mut rest = files.into_iter().enumerate();
+        // The first file alone, so that a NameNode without
+        // GETFILEBLOCKLOCATIONS is found out once, not once per file.
+        if let Some((i, f)) = rest.next() {
+            per_file.push((i, self.block_locations(&f).await?));
+        }
+        let mut set = tokio::task::JoinSet::new();
+        for (i, f) in rest {
+            let me = self.clone();
+            set.spawn(async move { (i, me.block_locations(&f).await) });
+        }
+        while let Some(done) = set.join_next().await {
+            let (i, r) = done.map_err(|e| WebHdfsError::Transport {
+                namenode: String::new(),
+                op: "GETFILEBLOCKLOCATIONS".into(),
+                path: root.into(),
+                detail: e.to_string(),
+            })?;
+            per_file.push((i, r?));
+        }
+        per_file.sort_by_key(|(i, _)| *i);
+        Ok(per_file.into_iter().flat_map(|(_, b)| b).collect())
+    }
+}
+
+/// Blocking wrapper: runs [`WebHdfs::input_blocks`] on a small runtime.
+pub fn fetch_input_blocks(opts: WebHdfsOptions, root: &str) -> Result<Vec<Block>, WebHdfsError> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| WebHdfsError::Transport {
+            namenode: String::new(),
+            op: "start".into(),
+            path: root.into(),
+            detail: e.to_string(),
+        })?;
+    let client = WebHdfs::new(opts)?;
+    rt.block_on(client.input_blocks(root))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_block_locations() {
+        let body = br#"{"BlockLocations":{"BlockLocation":[
+            {"cachedHosts":[],"corrupt":false,"hosts":["dn1","dn2"],"length":134217728,
+             "names":["10.0.0.1:9866","10.0.0.2:9866"],"offset":0,"storageTypes":["DISK","DISK"],
+             "topologyPaths":["/r1/10.0.0.1:9866","/r2/10.0.0.2:9866"]},
+            {"hosts":["dn3"],"length":5,"offset":134217728,"topologyPaths":[]}]}}"#;
+        let b = parse_block_locations("/in/a", body).unwrap();
+        assert_eq!(b.len(), 2);
+        assert_eq!(b[0].task, "/in/a@0");
+        assert_eq!(b[0].replicas[1].rack.as_deref(), Some("/r2"));
+        assert_eq!(b[1].task, "/in/a@134217728");
+        assert_eq!(b[1].replicas[0].rack, None);
+    }
+
+    #[test]
+    fn parses_located_blocks() {
+        let body = br#"{"LocatedBlocks":{"fileLength":15,"isUnderConstruction":false,
+            "locatedBlocks":[{"blockToken":{"urlString":"x"},"isCorrupt":false,"startOffset":0,
+              "block":{"blockPoolId":"bp","blockId":1,"numBytes":10,"generationStamp":1},
+              "locations":[{"ipAddr":"10.0.0.1","hostName":"dn1","networkLocation":"/r1","xferPort":9866},
+                           {"ipAddr":"10.0.0.2","networkLocation":"/r2"}]}]}}"#;
+        let b = parse_located_blocks("/f", body).unwrap();
+        assert_eq!(b[0].length, 10);
+        let hosts: Vec<_> = b[0]
+            .replicas
+            .iter()
+            .map(|r| (r.host.as_str(), r.rack.as_deref()))
+            .collect();
+        assert_eq!(hosts, vec![("dn1", Some("/r1")), ("10.0.0.2", Some("/r2"))]);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn body_parsers_never_panic(b in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..256)) {
+            fuzz_parse(&b);
+        }
+
+        #[test]
+        fn jsonish_bodies_never_panic(parts in proptest::collection::vec(proptest::prop_oneof![
+            proptest::strategy::Just("{"), proptest::strategy::Just("}"), proptest::strategy::Just("["),
+            proptest::strategy::Just("]"), proptest::strategy::Just(","), proptest::strategy::Just(":"),
+            proptest::strategy::Just("\"BlockLocations\""), proptest::strategy::Just("\"BlockLocation\""),
+            proptest::strategy::Just("\"hosts\""), proptest::strategy::Just("\"topologyPaths\""),
+            proptest::strategy::Just("\"offset\""), proptest::strategy::Just("\"length\""),
+            proptest::strategy::Just("\"/r/1:2\""), proptest::strategy::Just("\"/\""), proptest::strategy::Just("0"),
+            proptest::strategy::Just("-1"), proptest::strategy::Just("18446744073709551616"),
+        ], 0..40)) {
+            fuzz_parse(parts.concat().as_bytes());
+        }
+    }
+
+    #[test]
+    fn options_debug_hides_token() {
+        let o = WebHdfsOptions {
+            delegation: Some("SECRET-TOKEN".into()),
+            ..WebHdfsOptions::default()
+        };
+        assert!(!format!("{o:?}").contains("SECRET"));
+    }
+
+    #[test]
+    fn bad_addresses_are_named() {
+        let e = WebHdfs::new(WebHdfsOptions {
+            namenodes: vec!["ftp://nn:1".into()],
+            ..WebHdfsOptions::default()
+        })
+        .err()
+        .unwrap();
+        assert_eq!(
+            e.to_string(),
+            "bad NameNode address \"ftp://nn:1\": want http://host:port or https://host:port"
+        );
+    }
+}
