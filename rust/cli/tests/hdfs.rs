@@ -90,7 +90,10 @@ fn plan_webhdfs_end_to_end() {
         )),
         "{out}"
     );
-    assert!(out.contains("\npolicy asm1-comm: 6 tasks on 5 nodes;"), "{out}");
+    assert!(
+        out.contains("\npolicy asm1-comm: 6 tasks on 5 nodes;"),
+        "{out}"
+    );
     let rack_of = |host: &str| {
         out.lines()
             .find(|l| l.starts_with(host))
