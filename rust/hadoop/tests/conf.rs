@@ -351,12 +351,7 @@ fn the_example_spindle_site_is_valid() {
     assert_eq!(s.fallback, "fifo");
     assert_eq!(s.seed, 1);
     assert_eq!(s.webhdfs_connect_timeout, Duration::from_secs(60));
-    for key in [
-        keys::POLICY,
-        keys::FALLBACK,
-        keys::WEBHDFS_ADDRESS,
-        keys::WEBHDFS_READ_TIMEOUT,
-    ] {
+    for key in [keys::POLICY, keys::FALLBACK, keys::WEBHDFS_READ_TIMEOUT] {
         assert!(
             c.origin(key)
                 .is_some_and(|o| o.to_string().contains("spindle-site.xml")),
