@@ -781,7 +781,8 @@ fn bench_all(a: &BenchArgs) -> Result<String> {
         "plan time, best of up to {} runs, ms ({} nodes, 3 replicas, initial load U[0, {}], cost local {} remote {} growth {})",
         a.repeat, a.nodes, a.initial_load, a.cost.cost_local, a.cost.cost_remote, a.cost.remote_growth
     );
-    let _ = write!(s, "{:<16}", "policy");
+    let width = policies.iter().map(|p| p.name().len()).max().unwrap_or(6);
+    let _ = write!(s, "{:<width$}", "policy");
     for t in &a.tasks {
         let _ = write!(s, " {:>14}", format!("{t} tasks"));
     }
@@ -801,7 +802,7 @@ fn bench_all(a: &BenchArgs) -> Result<String> {
     }
     for policy in policies {
         let planner = policy.offline_planner()?;
-        let _ = write!(s, "{:<16}", policy.name());
+        let _ = write!(s, "{:<width$}", policy.name());
         let mut last: Option<(usize, f64)> = None;
         for (inst, &tasks) in instances.iter().zip(&a.tasks) {
             if let Some((prev_tasks, prev_ms)) = last {

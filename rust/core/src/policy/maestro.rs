@@ -84,6 +84,37 @@ fn inverse_hcn(st: &ExecState, t: TaskId) -> f64 {
         .sum()
 }
 
+/// NodeW_j from scratch. Summing the terms chunk by chunk, holder k != j
+/// appears once per chunk it shares with j (Sc_k^j times) and j itself once
+/// per chunk (HCN_j times, each 1/HCN_j), so NodeW_j is
+/// HCN_j - 1 - sum_k Sc_k^j / (HCN_k + Sc_k^j).
+fn node_weight(sc: &[u32], n: usize, st: &ExecState, j: NodeId) -> f64 {
+    let mut w = f64::from(st.local_left(j)) - 1.0;
+    for k in 0..n {
+        let shared = sc[k * n + j as usize];
+        if shared > 0 && k != j as usize {
+            let s = f64::from(shared);
+            w -= s / (f64::from(st.local_left(k as NodeId)) + s);
+        }
+    }
+    w
+}
+
+/// Adds `sign` times the Sc terms of the rows of `rows` to every NodeW:
+/// +1 takes their current values out, -1 puts them back in.
+fn shift_rows(w: &mut [f64], sc: &[u32], n: usize, st: &ExecState, rows: &[NodeId], sign: f64) {
+    for &k in rows {
+        let hcn = f64::from(st.local_left(k));
+        let row = &sc[k as usize * n..(k as usize + 1) * n];
+        for (j, &shared) in row.iter().enumerate() {
+            if shared > 0 && j != k as usize {
+                let s = f64::from(shared);
+                w[j] += sign * s / (hcn + s);
+            }
+        }
+    }
+}
+
 /// The unclaimed local task of `node` with the largest chunk weight.
 fn heaviest_chunk(local: &mut LocalLists, st: &ExecState, node: NodeId) -> TaskId {
     argmax(local.live(st, node), |t| -inverse_hcn(st, t))
@@ -109,29 +140,24 @@ impl Rule for MaestroRule {
         for t in 0..problem.num_tasks() as TaskId {
             pairs(&mut sc, t, 1);
         }
+        // NodeW of every node, kept up to date as first-wave tasks are
+        // chosen: a choice changes HCN of the task's holders and Sc among
+        // them, so only the terms in those holders' rows of Sc move
+        // (O(r |P|) per choice instead of O(|P|^2)).
+        let mut w: Vec<f64> = (0..n as NodeId)
+            .map(|j| node_weight(&sc, n, st, j))
+            .collect();
         let mut done = vec![false; n];
+        let mut holders: Vec<NodeId> = Vec::new();
         for _ in 0..n {
             let mut best = NONE;
             let mut lowest = f64::INFINITY;
             for j in 0..n as NodeId {
-                let hcn = st.local_left(j);
-                if done[j as usize] || hcn == 0 {
+                if done[j as usize] || st.local_left(j) == 0 {
                     continue;
                 }
-                // Summing the terms chunk by chunk, holder k != j appears once
-                // per chunk it shares with j (Sc_k^j times) and j itself once
-                // per chunk (HCN_j times, each 1/HCN_j), so NodeW_j is
-                // HCN_j - 1 - sum_k Sc_k^j / (HCN_k + Sc_k^j): O(|P|) per node.
-                let mut w = f64::from(hcn) - 1.0;
-                for k in 0..n {
-                    let shared = sc[k * n + j as usize];
-                    if shared > 0 && k != j as usize {
-                        let s = f64::from(shared);
-                        w -= s / (f64::from(st.local_left(k as NodeId)) + s);
-                    }
-                }
-                if w < lowest {
-                    lowest = w;
+                if w[j as usize] < lowest {
+                    lowest = w[j as usize];
                     best = j;
                 }
             }
@@ -139,8 +165,26 @@ impl Rule for MaestroRule {
                 break;
             }
             let t = heaviest_chunk(&mut self.local, st, best);
+            holders.clear();
+            holders.extend_from_slice(problem.replicas(t));
+            holders.sort_unstable();
+            holders.dedup();
+            shift_rows(&mut w, &sc, n, st, &holders, 1.0);
             st.reserve(t, best);
             pairs(&mut sc, t, -1);
+            for &h in &holders {
+                w[h as usize] -= 1.0; // HCN_h - 1
+            }
+            shift_rows(&mut w, &sc, n, st, &holders, -1.0);
+            #[cfg(test)]
+            for j in 0..n as NodeId {
+                let fresh = node_weight(&sc, n, st, j);
+                assert!(
+                    (w[j as usize] - fresh).abs() < 1e-9,
+                    "node {j}: {} vs {fresh}",
+                    w[j as usize]
+                );
+            }
             self.first[best as usize] = t;
             done[best as usize] = true;
         }
@@ -169,6 +213,32 @@ mod tests {
     use super::*;
     use crate::model::CostModel;
     use crate::plan::check_assignment;
+
+    #[test]
+    fn incremental_node_weights_match_a_fresh_sum() {
+        // init asserts after every first-wave choice (cfg(test)) that the
+        // incremental NodeW of every node equals node_weight from scratch.
+        for seed in 0..20u64 {
+            let mut rng: ChaCha8Rng = rand::SeedableRng::seed_from_u64(seed);
+            let nodes = rng.gen_range(2..12u32);
+            let replicas: Vec<Vec<NodeId>> = (0..rng.gen_range(1..40))
+                .map(|_| {
+                    let mut r: Vec<NodeId> = (0..rng.gen_range(1..4))
+                        .map(|_| rng.gen_range(0..nodes))
+                        .collect();
+                    r.sort_unstable();
+                    r.dedup();
+                    r
+                })
+                .collect();
+            let p = Problem::uniform(nodes as usize, &replicas, CostModel::default());
+            let mut rule = Maestro { comm: true }.rule(&p);
+            let mut st = ExecState::new(&p);
+            rule.init(&mut st, &mut rng);
+            let given = rule.first_wave().iter().filter(|&&t| t != NONE).count();
+            assert!(given >= 1, "seed {seed}");
+        }
+    }
 
     #[test]
     fn first_wave_gives_one_task_to_each_node_with_a_local_chunk() {
