@@ -5,13 +5,18 @@ use anyhow::{Context, Result};
 use plotters::prelude::*;
 use spindle_sim::SimResult;
 
-const COLOURS: [RGBColor; 6] = [
+/// The colours of every chart (`simulate --plot`, `repro --plot`), one per series.
+pub const COLOURS: [RGBColor; 10] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),
     RGBColor(214, 39, 40),
     RGBColor(148, 103, 189),
     RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
 ];
 
 pub fn plot(path: &std::path::Path, runs: &[SimResult]) -> Result<()> {

@@ -28,6 +28,7 @@ use spindle_core::policy::mb::{active_makespan, Mb};
 use spindle_core::{Planner, PolicyKind};
 
 use super::{metrics, setup, Opts, Report, Row};
+use crate::plot::COLOURS;
 
 const C_LOC: f64 = 20.0;
 const REPLICAS: usize = 3;
@@ -372,14 +373,6 @@ pub fn plot(path: &Path, reports: &[Report]) -> Result<()> {
     let Some(table) = reports.iter().find(|r| r.experiment == "bar-table-iv") else {
         anyhow::bail!("no Table IV results to plot");
     };
-    const COLOURS: [RGBColor; 6] = [
-        RGBColor(31, 119, 180),
-        RGBColor(255, 127, 14),
-        RGBColor(44, 160, 44),
-        RGBColor(214, 39, 40),
-        RGBColor(148, 103, 189),
-        RGBColor(140, 86, 75),
-    ];
     let systems = ["E1", "E2", "E3"];
     // (condition index, system, policy) -> row.
     let mut cells: BTreeMap<(usize, &str, &str), &Row> = BTreeMap::new();

@@ -19,6 +19,7 @@ use spindle_core::policy::asm1::certified_lower_bound;
 use spindle_core::PolicyKind;
 
 use super::{metrics, setup, Opts, Report, Row};
+use crate::plot::COLOURS;
 
 /// MAKESPAN-ORIENTED strategies (local tasks only).
 const MAKESPAN: [PolicyKind; 10] = [
@@ -567,19 +568,6 @@ impl Claims {
         }
     }
 }
-
-const COLOURS: [RGBColor; 10] = [
-    RGBColor(31, 119, 180),
-    RGBColor(255, 127, 14),
-    RGBColor(44, 160, 44),
-    RGBColor(214, 39, 40),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-    RGBColor(227, 119, 194),
-    RGBColor(127, 127, 127),
-    RGBColor(188, 189, 34),
-    RGBColor(23, 190, 207),
-];
 
 /// Four panels: homogeneous makespan overhead and % non-local against
 /// |T|/|P| (first |P|, r = 3 or the first r), and the heterogeneous

@@ -23,6 +23,7 @@ use spindle_core::policy::labl::lower_bounds;
 use spindle_core::{CostModel, Planner, PolicyKind, Problem};
 
 use super::{metrics, setup, Opts, Report, Row};
+use crate::plot::COLOURS as PALETTE;
 
 const FIG5: &str = "labl-fig5-performance";
 const FIG6: &str = "labl-fig6-server-availability";
@@ -555,12 +556,8 @@ fn range_note(points: &[Point], what: &str) -> String {
     }
 }
 
-const COLOURS: [RGBColor; 4] = [
-    RGBColor(214, 39, 40),
-    RGBColor(31, 119, 180),
-    RGBColor(44, 160, 44),
-    RGBColor(255, 127, 14),
-];
+/// One colour each for round robin, flow-based, LABL and LABL(l** + 1).
+const COLOURS: [RGBColor; 4] = [PALETTE[3], PALETTE[0], PALETTE[2], PALETTE[1]];
 
 /// Left: Fig. 5b, latency against resource accounting, one colour per
 /// algorithm, lighter for more tasks. Right: Fig. 6b, resource against |S|.
