@@ -49,6 +49,12 @@ public final class CoreBridge implements AutoCloseable {
 
   private final Core core;
   private final Map<String, Integer> nodes = new HashMap<>();
+  /**
+   * NodeManagers registered under each node name. Several NMs can share a
+   * host name (a restarted NM whose old NodeId has not expired yet, or a mini
+   * cluster); the core knows the host once, until the last of them leaves.
+   */
+  private final Map<String, Integer> nodeManagers = new HashMap<>();
   private final Map<Object, Integer> apps = new HashMap<>();
   /** Core app id to the caller's app key. */
   private final List<Object> appKeys = new ArrayList<>();
@@ -75,7 +81,12 @@ public final class CoreBridge implements AutoCloseable {
     return coreErrors.get();
   }
 
-  private void failed(String what, RuntimeException e) {
+  /**
+   * Logs and counts a failed core call. LinkageError too: a stale native
+   * library links its methods lazily, so a missing one fails on first use,
+   * and an Error thrown out of the RM's dispatcher stops the RM.
+   */
+  private void failed(String what, Throwable e) {
     long n = coreErrors.incrementAndGet();
     // A core that fails on every call must not flood the RM log.
     if (n <= 10) {
@@ -86,21 +97,29 @@ public final class CoreBridge implements AutoCloseable {
   }
 
   public synchronized void nodeAdded(String name, String rack, long memoryMb, int vcores) {
+    if (nodeManagers.merge(name, 1, Integer::sum) > 1) {
+      LOG.info("another NodeManager on " + name + "; the core keeps one node for the host");
+      return;
+    }
     try {
       nodes.put(name, core.addNode(name, rack, memoryMb, vcores, 1.0));
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | LinkageError e) {
       failed("adding node " + name, e);
     }
   }
 
   public synchronized void nodeRemoved(String name) {
+    Integer left = nodeManagers.computeIfPresent(name, (k, n) -> n > 1 ? n - 1 : null);
+    if (left != null) {
+      return; // another NodeManager still runs on this host
+    }
     Integer id = nodes.remove(name);
     if (id == null) {
       return;
     }
     try {
       core.removeNode(id);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | LinkageError e) {
       failed("removing node " + name, e);
     }
   }
@@ -114,7 +133,7 @@ public final class CoreBridge implements AutoCloseable {
         appKeys.add(null);
       }
       appKeys.set(id, key);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | LinkageError e) {
       failed("adding app " + key, e);
       fifoApps.add(key);
     }
@@ -129,7 +148,7 @@ public final class CoreBridge implements AutoCloseable {
     appKeys.set(id, null);
     try {
       core.finishApp(id);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | LinkageError e) {
       failed("finishing app " + key, e);
     }
   }
@@ -143,10 +162,19 @@ public final class CoreBridge implements AutoCloseable {
     for (Ask a : asks) {
       try {
         core.updateAsk(id, a.priority, a.resource, a.count, a.memoryMb, a.vcores, a.relaxLocality);
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | LinkageError e) {
         failed("asks of app " + key + " (priority " + a.priority + ", resource " + a.resource
             + ", count " + a.count + ")", e);
+        // The core's view of this app is now wrong: take it out of the core so
+        // that FIFO alone serves it, rather than both.
         fifoApps.add(key);
+        apps.remove(key);
+        appKeys.set(id, null);
+        try {
+          core.finishApp(id);
+        } catch (RuntimeException | LinkageError again) {
+          failed("dropping app " + key, again);
+        }
         return;
       }
     }
@@ -159,7 +187,7 @@ public final class CoreBridge implements AutoCloseable {
     }
     try {
       core.containerFinished(id);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | LinkageError e) {
       failed("a finished container on node " + node, e);
     }
   }
@@ -220,7 +248,7 @@ public final class CoreBridge implements AutoCloseable {
         System.arraycopy(rest, 0, grown, buf.length, rest.length);
         buf = grown;
       }
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | LinkageError e) {
       failed("the heartbeat of node " + node, e);
       fallbackHeartbeats.incrementAndGet();
       return -1;
@@ -251,7 +279,7 @@ public final class CoreBridge implements AutoCloseable {
   public synchronized void close() {
     try {
       core.close();
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | LinkageError e) {
       failed("close", e);
     }
   }

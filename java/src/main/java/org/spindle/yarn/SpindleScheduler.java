@@ -28,6 +28,7 @@ import org.apache.hadoop.yarn.api.records.QueueUserACLInfo;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.api.records.SchedulingRequest;
+import org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.recovery.RMStateStore.RMState;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppEvent;
@@ -89,6 +90,9 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
   private static final Logger LOG = LoggerFactory.getLogger(SpindleScheduler.class);
   private static final String QUEUE_NAME = "default";
   private static final String INCLUDE_PORT = "yarn.scheduler.include-port-in-node-name";
+  private static final String MIN_MB = "yarn.scheduler.minimum-allocation-mb";
+  private static final String MAX_MB = "yarn.scheduler.maximum-allocation-mb";
+  private static final String BEAN = "Hadoop:service=ResourceManager,name=SpindleScheduler";
 
   private Configuration conf;
   private boolean usePortForNodeName;
@@ -102,6 +106,8 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
   private final NodeSink sink = new NodeSink();
   /** Apps whose AM is unmanaged (3.4+ reports it; the metrics calls take the flag). */
   private final Set<ApplicationId> unmanagedApps = ConcurrentHashMap.newKeySet();
+  /** When each app reached the scheduler: the core orders apps by it, across attempts. */
+  private final Map<ApplicationId, Long> submitted = new ConcurrentHashMap<>();
 
   private final Queue queue = new Queue() {
     @Override
@@ -195,6 +201,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
   }
 
   private synchronized void initScheduler(Configuration conf) {
+    validateConf(conf);
     applications = new ConcurrentSkipListMap<>(); // app-id order, as FIFO
     minimumAllocation = super.getMinimumAllocation();
     initMaximumResourceCapability(super.getMaximumAllocation());
@@ -210,6 +217,16 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
         + settings.fallback + ", Hadoop " + HadoopCompat.line() + " API");
   }
 
+  /** FifoScheduler's check of the allocation bounds (yarn-default values as defaults). */
+  private static void validateConf(Configuration conf) {
+    int min = conf.getInt(MIN_MB, 1024);
+    int max = conf.getInt(MAX_MB, 8192);
+    if (min <= 0 || min > max) {
+      throw new IllegalArgumentException("invalid scheduler memory allocation: " + MIN_MB + "="
+          + min + ", " + MAX_MB + "=" + max + "; both must be positive and min <= max");
+    }
+  }
+
   /** The JNI core, or a core that always throws (every heartbeat FIFO) if it cannot load. */
   private static Core openCore(SpindleSettings s) {
     try {
@@ -217,7 +234,10 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
         SpindleCore.load(s.libraryPath);
       }
       return new SpindleCore(s.core);
-    } catch (UnsatisfiedLinkError | RuntimeException e) {
+    } catch (IllegalArgumentException e) {
+      // A bad spindle.* value (unknown policy, bad delay): stop the RM with it.
+      throw new IllegalArgumentException("spindle core settings: " + e.getMessage(), e);
+    } catch (LinkageError | RuntimeException e) {
       LOG.error("cannot start the spindle core (" + e + "); every heartbeat will be allocated"
           + " FIFO. Check " + SpindleSettings.LIBRARY_PATH + " / java.library.path and "
           + SpindleSettings.POLICY, e);
@@ -236,7 +256,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
 
   private void registerBean() {
     try {
-      ObjectName name = new ObjectName("Hadoop:service=ResourceManager,name=SpindleScheduler");
+      ObjectName name = new ObjectName(BEAN);
       javax.management.MBeanServer server = ManagementFactory.getPlatformMBeanServer();
       if (server.isRegistered(name)) {
         server.unregisterMBean(name);
@@ -274,7 +294,23 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     if (bridge != null) {
       bridge.close();
     }
+    try {
+      ObjectName name = new ObjectName(BEAN);
+      if (ManagementFactory.getPlatformMBeanServer().isRegistered(name)) {
+        ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
+      }
+    } catch (Exception e) {
+      LOG.warn("cannot unregister the SpindleScheduler JMX bean: " + e);
+    }
     super.serviceStop();
+  }
+
+  @Override
+  public synchronized void recoverContainersOnNode(List<NMContainerStatus> containerReports,
+      RMNode nm) {
+    // Under the scheduler's monitor, as FifoScheduler: recovery adds to
+    // usedResource, which completions (also under the monitor) subtract from.
+    super.recoverContainersOnNode(containerReports, nm);
   }
 
   @Override
@@ -348,6 +384,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     SchedulerApplication<SpindleAppAttempt> app =
         HadoopCompat.newApplication(queue, user, unmanagedAM);
     applications.put(id, app);
+    submitted.put(id, System.currentTimeMillis());
     if (unmanagedAM) {
       unmanagedApps.add(id);
     }
@@ -376,7 +413,8 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     app.setCurrentAppAttempt(attempt);
     HadoopCompat.submitAppAttempt(metrics, user,
         unmanagedApps.contains(attemptId.getApplicationId()));
-    bridge.appAdded(attemptId, System.currentTimeMillis());
+    Long submit = submitted.get(attemptId.getApplicationId());
+    bridge.appAdded(attemptId, submit != null ? submit : System.currentTimeMillis());
     LOG.info("Added application attempt " + attemptId + " from user " + user);
     if (!recovering) {
       rmContext.getDispatcher().getEventHandler()
@@ -394,6 +432,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     app.stop(finalState);
     applications.remove(id);
     unmanagedApps.remove(id);
+    submitted.remove(id);
   }
 
   private synchronized void doneApplicationAttempt(ApplicationAttemptId attemptId,
@@ -431,10 +470,11 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
 
   /** One heartbeat: the core's grants, then FIFO for what the core cannot serve. */
   private void assignContainers(FiCaSchedulerNode node) {
-    Resource free = node.getUnallocatedResource();
+    long freeMemory = node.getUnallocatedResource().getMemorySize();
     sink.node = node;
-    boolean served = bridge.heartbeat(node.getNodeName(), free.getMemorySize(),
-        free.getVirtualCores(), System.currentTimeMillis(), sink);
+    // Vcores unbounded: the DefaultResourceCalculator sizes by memory only.
+    boolean served = bridge.heartbeat(node.getNodeName(), freeMemory,
+        Integer.MAX_VALUE, System.currentTimeMillis(), sink);
     if (!served) {
       if (settings.fallback == SpindleSettings.Fallback.FIFO) {
         fifo(node, false);
@@ -490,8 +530,9 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
 
     @Override
     public int grant(Object app, int priority, int count, int locality) {
-      SpindleAppAttempt attempt = getApplicationAttempt((ApplicationAttemptId) app);
-      if (attempt == null || count <= 0) {
+      ApplicationAttemptId attemptId = (ApplicationAttemptId) app;
+      SpindleAppAttempt attempt = getApplicationAttempt(attemptId);
+      if (attempt == null || count <= 0 || !attempt.getApplicationAttemptId().equals(attemptId)) {
         return 0;
       }
       NodeType type = locality == SpindleCore.NODE_LOCAL ? NodeType.NODE_LOCAL
@@ -508,7 +549,9 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
         Resource capability =
             attempt.getPendingAsk(key, ResourceRequest.ANY).getPerAllocationResource();
         NodeId nodeId = node.getRMNode().getNodeID();
-        while (done < count && Resources.fitsIn(capability, node.getUnallocatedResource())) {
+        // Memory only, as FifoScheduler (DefaultResourceCalculator) sizes containers.
+        while (done < count && capability.getMemorySize()
+            <= node.getUnallocatedResource().getMemorySize()) {
           AppPlacementAllocator<FiCaSchedulerNode> placement =
               attempt.getAppSchedulingInfo().getAppPlacementAllocator(key);
           if (placement == null || !placement.canAllocate(type, node)) {
@@ -710,7 +753,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
   }
 
   /** Stands in for a core that could not start: every call fails, so every heartbeat is FIFO. */
-  static final class BrokenCore implements Core {
+  static class BrokenCore implements Core {
     private final String why;
 
     BrokenCore(String why) {

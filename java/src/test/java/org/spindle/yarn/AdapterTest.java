@@ -34,6 +34,9 @@ public final class AdapterTest {
     test("bridge: core grants reach the sink with app, priority, locality", AdapterTest::bridge);
     test("bridge: a panicking core falls back for one heartbeat, then serves", AdapterTest::panic);
     test("bridge: a core that always throws leaves a FIFO cluster", AdapterTest::broken);
+    test("bridge: NodeManagers sharing a host name share one core node", AdapterTest::sharedHost);
+    test("bridge: a LinkageError from the library falls back, never escapes", AdapterTest::linkage);
+    test("bridge: an app whose asks the core refused is FIFO's alone", AdapterTest::refusedAsks);
     test("fifo: node-local, rack-local, off-switch in app order", AdapterTest::fifoOrder);
     test("fifo: no later priority once one gets nothing; memory bounds", AdapterTest::fifoRules);
     finish();
@@ -303,6 +306,56 @@ public final class AdapterTest {
       Recorder rec = new Recorder();
       check(FifoFallback.assign(4096, 1024, Arrays.asList(app), rec) == 2, "fifo allocates");
       check(rec.grants.equals(Arrays.asList("attempt_A/20/2/2")), "grants " + rec.grants);
+    }
+  }
+
+  static void sharedHost() {
+    try (CoreBridge b = new CoreBridge(realCore("greedy-comm"))) {
+      b.appAdded("attempt_A", 0);
+      b.asks("attempt_A", Arrays.asList(new CoreBridge.Ask(20, "*", 9, 1024, 1, true)));
+      // A restarted NodeManager registers before its old NodeId expires.
+      b.nodeAdded("h1", "/r1", 4096, 4);
+      b.nodeAdded("h1", "/r1", 4096, 4);
+      check(b.coreErrors() == 0, "a second NM on a host is not a core error");
+      b.nodeRemoved("h1"); // the old NodeId expires
+      Recorder rec = new Recorder();
+      check(b.heartbeat("h1", 1024, 1, 0, rec), "the live NM is still served by the core");
+      check(rec.grants.equals(Arrays.asList("attempt_A/20/1/2")), "grants " + rec.grants);
+      b.nodeRemoved("h1");
+      check(!b.heartbeat("h1", 1024, 1, 0, new Recorder()), "gone once the last NM leaves");
+      check(b.coreErrors() == 0, "errors " + b.coreErrors());
+    }
+  }
+
+  static void linkage() {
+    Core stale = new SpindleScheduler.BrokenCore("unused") {
+      @Override
+      public int addNode(String host, String rack, long memoryMb, int vcores, double speed) {
+        return 0;
+      }
+
+      @Override
+      public int heartbeat(int node, long freeMemoryMb, int freeVcores, long nowMs, int[] out) {
+        throw new UnsatisfiedLinkError("nativeHeartbeat");
+      }
+    };
+    try (CoreBridge b = new CoreBridge(stale)) {
+      b.nodeAdded("h1", "/r1", 4096, 4);
+      check(!b.heartbeat("h1", 4096, 4, 0, new Recorder()), "falls back");
+      check(b.coreErrors() == 1 && b.fallbackHeartbeats() == 1, "counted");
+    }
+  }
+
+  static void refusedAsks() {
+    try (CoreBridge b = new CoreBridge(realCore("greedy-comm"))) {
+      b.nodeAdded("h1", "/r1", 4096, 4);
+      b.appAdded("attempt_A", 0);
+      b.asks("attempt_A", Arrays.asList(new CoreBridge.Ask(20, "*", 2, 1024, 1, true)));
+      b.asks("attempt_A", Arrays.asList(new CoreBridge.Ask(20, "h1", -1, 1024, 1, true)));
+      check(b.isFifoApp("attempt_A") && b.coreErrors() == 1, "refused");
+      Recorder rec = new Recorder();
+      check(b.heartbeat("h1", 4096, 4, 0, rec), "the core still serves the node");
+      check(rec.grants.isEmpty(), "the core no longer grants to the app: " + rec.grants);
     }
   }
 

@@ -9,5 +9,4 @@ public class Resources {
   public static Resource subtractFrom(Resource lhs, Resource rhs) { throw new UnsupportedOperationException("compile-only stub"); }
   public static boolean greaterThanOrEqual(ResourceCalculator resourceCalculator,
       Resource clusterResource, Resource lhs, Resource rhs) { throw new UnsupportedOperationException("compile-only stub"); }
-  public static boolean fitsIn(Resource smaller, Resource bigger) { throw new UnsupportedOperationException("compile-only stub"); }
 }
