@@ -114,6 +114,9 @@ pub struct Configuration {
     env: Option<HashMap<String, String>>,
     /// Attempts to override final keys, in Hadoop's words.
     warnings: Vec<String>,
+    /// Keys declared final without a value: Hadoop's finalParameters holds
+    /// them all the same, so later files cannot set them.
+    final_without_value: std::collections::HashSet<String>,
 }
 
 impl Configuration {
@@ -203,8 +206,26 @@ impl Configuration {
     }
 
     fn load_property(&mut self, p: RawProperty) {
-        // An empty <value/> leaves the value null: Hadoop skips the property.
-        let Some(value) = p.value else { return };
+        // An empty <value/> leaves the value null: Hadoop skips the property,
+        // but a <final> on it still counts.
+        let Some(value) = p.value else {
+            if p.is_final {
+                match self.props.get_mut(&p.name) {
+                    Some(old) => old.is_final = true,
+                    None => {
+                        self.final_without_value.insert(p.name);
+                    }
+                }
+            }
+            return;
+        };
+        if self.final_without_value.contains(&p.name) {
+            self.warnings.push(format!(
+                "{}: an attempt to override final parameter: {}; Ignoring.",
+                p.origin, p.name
+            ));
+            return;
+        }
         if let Some(old) = self.props.get(&p.name) {
             if old.is_final {
                 if old.value != value {
@@ -436,11 +457,30 @@ fn read(path: &Path, shown: &str) -> Result<String, ConfError> {
 }
 
 fn line_at(text: &str, pos: u64) -> usize {
-    let end = (pos as usize).min(text.len());
-    1 + text.as_bytes()[..end]
-        .iter()
-        .filter(|&&c| c == b'\n')
-        .count()
+    Lines::default().at(text, pos)
+}
+
+/// Line numbers of increasing positions, counting only the newlines since
+/// the last position asked for (a rescan per XML event is quadratic).
+#[derive(Default)]
+struct Lines {
+    pos: usize,
+    line: usize,
+}
+
+impl Lines {
+    fn at(&mut self, text: &str, pos: u64) -> usize {
+        let end = (pos as usize).min(text.len());
+        if end < self.pos {
+            *self = Lines::default();
+        }
+        self.line += text.as_bytes()[self.pos..end]
+            .iter()
+            .filter(|&&c| c == b'\n')
+            .count();
+        self.pos = end;
+        1 + self.line
+    }
 }
 
 /// Which text the parser is collecting.
@@ -472,12 +512,13 @@ fn parse_resource(
     // An include whose target is missing, waiting for a <fallback> child.
     let mut pending_include: Option<(String, String, usize)> = None;
     let mut seen_root = false;
+    let mut lines = Lines::default();
     loop {
         let before = reader.buffer_position();
         let ev = reader
             .read_event()
             .map_err(|e| xml_err(line_at(text, reader.error_position()), e.to_string()))?;
-        let line = line_at(text, before);
+        let line = lines.at(text, before);
         match ev {
             Event::Start(ref e) | Event::Empty(ref e) => {
                 let empty = matches!(ev, Event::Empty(_));
@@ -643,8 +684,12 @@ fn parse_i64(v: &str) -> Option<i64> {
         .strip_prefix("0x")
         .or_else(|| digits.strip_prefix("0X"))
     {
+        // Hex digits only (Hadoop's getHexDigits): no second sign.
+        if hex.is_empty() || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
         let n = i64::from_str_radix(hex, 16).ok()?;
-        return Some(if neg { -n } else { n });
+        return if neg { n.checked_neg() } else { Some(n) };
     }
     v.parse().ok()
 }
@@ -711,6 +756,7 @@ pub mod keys {
     pub const NAMENODE_HTTP_ADDRESS: &str = "dfs.namenode.http-address";
     pub const REPLICATION: &str = "dfs.replication";
     pub const BLOCK_SIZE: &str = "dfs.blocksize";
+    pub const TOPOLOGY_MAPPING: &str = "net.topology.node.switch.mapping.impl";
     pub const TOPOLOGY_TABLE: &str = "net.topology.table.file.name";
     pub const TOPOLOGY_SCRIPT: &str = "net.topology.script.file.name";
     pub const TOPOLOGY_SCRIPT_ARGS: &str = "net.topology.script.number.args";
@@ -731,10 +777,14 @@ pub mod keys {
 
 /// Defaults: Hadoop's (`*-default.xml`, see the facts file) and Spindle's.
 /// Unset optional keys (topology files, library path) are absent.
-pub const DEFAULTS: [(&str, &str); 15] = [
+pub const DEFAULTS: [(&str, &str); 16] = [
     (keys::NAMENODE_HTTP_ADDRESS, "0.0.0.0:9870"),
     (keys::REPLICATION, "3"),
     (keys::BLOCK_SIZE, "134217728"),
+    (
+        keys::TOPOLOGY_MAPPING,
+        "org.apache.hadoop.net.ScriptBasedMapping",
+    ),
     (keys::TOPOLOGY_SCRIPT_ARGS, "100"),
     (keys::NM_HEARTBEAT, "1000"),
     // The same defaults as the RM plugin's SpindleSettings.java.
@@ -756,6 +806,8 @@ pub struct Settings {
     pub namenode_http_address: String,
     pub replication: u32,
     pub block_size: i64,
+    /// `net.topology.node.switch.mapping.impl`: which of the two below Hadoop uses.
+    pub topology_mapping: String,
     pub topology_table: Option<PathBuf>,
     pub topology_script: Option<PathBuf>,
     pub topology_script_args: usize,
@@ -797,6 +849,7 @@ impl Settings {
             namenode_http_address: nn,
             replication: c.get_u32_min(keys::REPLICATION, 1)?,
             block_size: bs,
+            topology_mapping: c.required(keys::TOPOLOGY_MAPPING)?,
             topology_table: c.get_trimmed(keys::TOPOLOGY_TABLE)?.map(PathBuf::from),
             topology_script: c.get_trimmed(keys::TOPOLOGY_SCRIPT)?.map(PathBuf::from),
             topology_script_args: c.get_u32_min(keys::TOPOLOGY_SCRIPT_ARGS, 1)? as usize,

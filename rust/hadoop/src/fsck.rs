@@ -91,6 +91,15 @@ fn split_top(s: &str) -> Vec<&str> {
 /// `ip:port` or `/rack/ip:port`.
 fn replica(item: &str) -> Option<Replica> {
     let mut s = item.trim();
+    // Striped (erasure-coded) block groups name the internal block first:
+    // `blk_-9223372036854775792:DatanodeInfoWithStorage[...]`.
+    if let Some(rest) = s.strip_prefix("blk_") {
+        let digits = rest.strip_prefix('-').unwrap_or(rest);
+        let n = digits.bytes().take_while(u8::is_ascii_digit).count();
+        if n > 0 && digits[n..].starts_with(':') {
+            s = &digits[n + 1..];
+        }
+    }
     if let Some(i) = s.rfind("](") {
         s = &s[..i + 1];
     } else if s.ends_with(')') {
@@ -109,7 +118,7 @@ fn replica(item: &str) -> Option<Replica> {
         Some((h, port)) if port.chars().all(|c| c.is_ascii_digit()) && !port.is_empty() => h,
         _ => addr,
     };
-    if host.is_empty() || host.contains(char::is_whitespace) {
+    if host.is_empty() || host.contains(|c: char| c.is_whitespace() || "[]:".contains(c)) {
         return None;
     }
     Some(Replica {
@@ -258,6 +267,20 @@ Status: CORRUPT
         let hosts: Vec<_> = b[1].replicas.iter().map(|r| r.host.as_str()).collect();
         assert_eq!(hosts, vec!["10.0.0.3", "10.0.0.5"]);
         assert!(b[2].replicas.is_empty());
+    }
+
+    /// Striped block groups prefix each location with the internal block
+    /// (NamenodeFsck.getReplicaInfo).
+    #[test]
+    fn erasure_coded_locations_name_the_datanode() {
+        let text = "/ec/f 5 bytes, erasure-coded: policy=RS-3-2-1024k, 1 block(s):  OK
+0. BP-1:blk_-9223372036854775792_1003 len=5 Live_repl=2  [blk_-9223372036854775792:DatanodeInfoWithStorage[10.0.0.1:9866,DS-1,DISK], blk_-9223372036854775791:DatanodeInfoWithStorage[10.0.0.2:9866,DS-2,DISK]]
+
+Status: HEALTHY
+";
+        let b = parse_fsck(text).unwrap();
+        let hosts: Vec<_> = b[0].replicas.iter().map(|r| r.host.as_str()).collect();
+        assert_eq!(hosts, vec!["10.0.0.1", "10.0.0.2"]);
     }
 
     #[test]

@@ -86,16 +86,26 @@ impl Topology {
         Ok(Topology::Table(map))
     }
 
-    /// From the settings: the table if named, else the script, else flat.
+    /// From the settings, as Hadoop picks: the table file only under
+    /// `TableMapping`, the script only under `ScriptBasedMapping` (the
+    /// default); without its file, or under another mapping, one flat rack.
     pub fn from_settings(s: &crate::conf::Settings) -> Result<Topology, TopologyError> {
-        if let Some(t) = &s.topology_table {
-            return Topology::table_file(t);
-        }
-        if let Some(script) = &s.topology_script {
-            return Ok(Topology::Script {
-                script: script.clone(),
-                max_args: s.topology_script_args.max(1),
-            });
+        let mapping = s.topology_mapping.trim();
+        if mapping.ends_with(".TableMapping") {
+            if let Some(t) = &s.topology_table {
+                return Topology::table_file(t);
+            }
+        } else if mapping.ends_with(".ScriptBasedMapping") {
+            if let Some(script) = &s.topology_script {
+                return Ok(Topology::Script {
+                    script: script.clone(),
+                    max_args: s.topology_script_args.max(1),
+                });
+            }
+        } else {
+            tracing::warn!(
+                "{mapping}: a rack mapping Spindle cannot run; every host on {DEFAULT_RACK}"
+            );
         }
         Ok(Topology::Flat)
     }
@@ -170,6 +180,30 @@ mod tests {
             t.resolve(&hosts(&["dn1", "10.0.0.4", "dn9"])).unwrap(),
             vec!["/r1", "/r2", DEFAULT_RACK]
         );
+    }
+
+    /// Hadoop reads the table only under TableMapping and the script only
+    /// under ScriptBasedMapping (the default), whatever else is set.
+    #[test]
+    fn the_mapping_impl_picks_table_or_script() {
+        let d = tempdir("mapping");
+        let table = d.join("racks.txt");
+        std::fs::write(&table, "dn1 /t1\n").unwrap();
+        let mut c = crate::conf::Configuration::with_defaults();
+        c.set(crate::conf::keys::TOPOLOGY_TABLE, table.to_str().unwrap());
+        c.set(crate::conf::keys::TOPOLOGY_SCRIPT, "/bin/echo");
+        let s = crate::conf::Settings::from_conf(&c).unwrap();
+        assert!(matches!(
+            Topology::from_settings(&s).unwrap(),
+            Topology::Script { .. }
+        ));
+        c.set(
+            crate::conf::keys::TOPOLOGY_MAPPING,
+            "org.apache.hadoop.net.TableMapping",
+        );
+        let s = crate::conf::Settings::from_conf(&c).unwrap();
+        let t = Topology::from_settings(&s).unwrap();
+        assert_eq!(t.resolve(&hosts(&["dn1"])).unwrap(), vec!["/t1"]);
     }
 
     #[test]

@@ -30,7 +30,9 @@ pub mod wire {
         pub exception: String,
         #[serde(default)]
         pub java_class_name: Option<String>,
-        pub message: String,
+        /// Java sends `null` for an exception without a message.
+        #[serde(default)]
+        pub message: Option<String>,
     }
 
     #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
@@ -357,8 +359,25 @@ fn chain(e: &dyn std::error::Error) -> String {
     s
 }
 
+/// Drops delegation tokens a gateway may echo back from the request URL.
+fn redact(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("delegation=") {
+        out.push_str(&rest[..i + "delegation=".len()]);
+        out.push_str("<redacted>");
+        rest = &rest[i + "delegation=".len()..];
+        let end = rest
+            .find(|c: char| c == '&' || c == '"' || c == '\'' || c == '<' || c.is_whitespace())
+            .unwrap_or(rest.len());
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
 fn snippet(body: &[u8]) -> String {
-    let s = String::from_utf8_lossy(body);
+    let s = redact(&String::from_utf8_lossy(body));
     let s = s.trim();
     if s.chars().count() > 200 {
         format!("{}...", s.chars().take(200).collect::<String>())
@@ -397,6 +416,9 @@ impl WebHdfs {
         let http = reqwest::Client::builder()
             .connect_timeout(opts.connect_timeout)
             .read_timeout(opts.read_timeout)
+            // read_timeout bounds each read; a NameNode trickling bytes must
+            // not stall a plan forever, so each request also has a total bound.
+            .timeout(opts.connect_timeout + opts.read_timeout * 5)
             .build()
             .map_err(|e| WebHdfsError::BadAddress {
                 address: opts.namenodes.join(","),
@@ -553,7 +575,7 @@ impl WebHdfs {
                             path: path.into(),
                             status,
                             class: re.exception,
-                            message: re.message,
+                            message: redact(re.message.as_deref().unwrap_or("(no message)")),
                         },
                         None => WebHdfsError::Status {
                             namenode: namenode.clone(),
@@ -734,6 +756,24 @@ pub fn fetch_input_blocks(opts: WebHdfsOptions, root: &str) -> Result<Vec<Block>
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_null_message_keeps_the_exception_class() {
+        let re = super::parse_remote_exception(
+            br#"{"RemoteException":{"exception":"NullPointerException","javaClassName":"java.lang.NullPointerException","message":null}}"#,
+        )
+        .unwrap();
+        assert_eq!(re.exception, "NullPointerException");
+        assert_eq!(re.message, None);
+    }
+
+    #[test]
+    fn echoed_delegation_tokens_are_redacted() {
+        let body = b"<html>bad gateway for /webhdfs/v1/x?op=LISTSTATUS&delegation=SECRETTOKEN123&user.name=a</html>";
+        let s = super::snippet(body);
+        assert!(!s.contains("SECRETTOKEN123"), "{s}");
+        assert!(s.contains("delegation=<redacted>&user.name=a"), "{s}");
+    }
+
     use super::*;
 
     #[test]

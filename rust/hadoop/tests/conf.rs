@@ -370,3 +370,54 @@ fn a_bad_fallback_names_the_key() {
         "{e}"
     );
 }
+
+#[test]
+fn a_signed_hex_value_is_an_error_not_an_overflow() {
+    for v in [
+        "-0x-8000000000000000",
+        "0x-1",
+        "0x+1",
+        "-0x8000000000000000",
+    ] {
+        let mut c = Configuration::with_defaults();
+        c.set(keys::SEED, v);
+        let e = Settings::from_conf(&c).unwrap_err().to_string();
+        assert!(e.contains("spindle.seed"), "{v}: {e}");
+    }
+    let mut c = Configuration::with_defaults();
+    c.set(keys::SEED, "0x1F");
+    assert_eq!(Settings::from_conf(&c).unwrap().seed, 31);
+}
+
+/// Line numbers are counted incrementally: a big file parses in one pass
+/// (this took minutes when every XML event rescanned the text).
+#[test]
+fn a_large_file_parses_and_reports_its_last_line() {
+    let mut text = String::from("<?xml version=\"1.0\"?>\n<configuration>\n");
+    for i in 0..20_000 {
+        text.push_str(&format!(
+            "<property><name>k{i}</name><value>{i}</value></property>\n"
+        ));
+    }
+    text.push_str("<property><name>bad</name><value>x</value></property>\n</configuration>\n");
+    let mut c = Configuration::new();
+    c.add_str(&text, "big-site.xml", None).unwrap();
+    assert_eq!(c.get("k19999").unwrap().as_deref(), Some("19999"));
+    assert_eq!(c.origin("bad").unwrap().to_string(), "big-site.xml:20003");
+}
+
+/// A <final> without a value still freezes the key (Hadoop's finalParameters).
+#[test]
+fn a_valueless_final_still_holds() {
+    let mut c = Configuration::new();
+    let site =
+        |v: &str| format!("<configuration><property><name>a</name>{v}</property></configuration>");
+    c.add_str(&site("<value>1</value>"), "core-site.xml", None)
+        .unwrap();
+    c.add_str(&site("<final>true</final>"), "hdfs-site.xml", None)
+        .unwrap();
+    c.add_str(&site("<value>2</value>"), "yarn-site.xml", None)
+        .unwrap();
+    assert_eq!(c.get("a").unwrap().as_deref(), Some("1"));
+    assert_eq!(c.warnings().len(), 1, "{:?}", c.warnings());
+}
