@@ -5,6 +5,7 @@ import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -104,6 +105,14 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
   private final Resource usedResource = Resources.createResource(0, 0);
   /** Reused per heartbeat: allocations on the node being served. */
   private final NodeSink sink = new NodeSink();
+  private final CoreSink coreSink = new CoreSink();
+  /**
+   * Containers placed on the core's grants, until they complete: only these
+   * are reported back as finished, so the core's per-node running counts
+   * stay exact (AM, FIFO and recovered containers are not the core's).
+   * Guarded by the scheduler's monitor.
+   */
+  private final Set<ContainerId> coreContainers = new HashSet<>();
   /** Apps whose AM is unmanaged (3.4+ reports it; the metrics calls take the flag). */
   private final Set<ApplicationId> unmanagedApps = ConcurrentHashMap.newKeySet();
   /** When each app reached the scheduler: the core orders apps by it, across attempts. */
@@ -474,7 +483,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     sink.node = node;
     // Vcores unbounded: the DefaultResourceCalculator sizes by memory only.
     boolean served = bridge.heartbeat(node.getNodeName(), freeMemory,
-        Integer.MAX_VALUE, System.currentTimeMillis(), sink);
+        Integer.MAX_VALUE, System.currentTimeMillis(), coreSink);
     if (!served) {
       if (settings.fallback == SpindleSettings.Fallback.FIFO) {
         fifo(node, false);
@@ -524,9 +533,34 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     return a.isPlaceBlacklisted(node.getNodeName()) || a.isPlaceBlacklisted(node.getRackName());
   }
 
+  /**
+   * The core's grants: performed like any other, then the containers that
+   * could not be placed (the AM lowered its asks since the core decided) are
+   * handed back to the core as finished at once, and the placed ones are
+   * remembered so that their completion is reported.
+   */
+  private final class CoreSink implements GrantSink {
+    @Override
+    public int grant(Object app, int priority, int count, int locality) {
+      sink.fromCore = true;
+      int done;
+      try {
+        done = sink.grant(app, priority, count, locality);
+      } finally {
+        sink.fromCore = false;
+      }
+      for (int i = done; i < count; i++) {
+        bridge.containerFinished(sink.node.getNodeName());
+      }
+      return done;
+    }
+  }
+
   /** Performs grants on the heartbeating node with the public allocation recipe (section 1.4). */
   private final class NodeSink implements GrantSink {
     FiCaSchedulerNode node;
+    /** Whether the grant being performed is the core's (see {@link #coreContainers}). */
+    boolean fromCore;
 
     @Override
     public int grant(Object app, int priority, int count, int locality) {
@@ -568,6 +602,9 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
           }
           node.allocateContainer(rc);
           Resources.addTo(usedResource, rc.getAllocatedResource());
+          if (fromCore) {
+            coreContainers.add(id);
+          }
           done++;
         }
       }
@@ -682,6 +719,9 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     Container container = rmContainer.getContainer();
     SpindleAppAttempt attempt = getCurrentAttemptForContainer(container.getId());
     FiCaSchedulerNode node = (FiCaSchedulerNode) getNode(container.getNodeId());
+    if (coreContainers.remove(container.getId()) && node != null) {
+      bridge.containerFinished(node.getNodeName());
+    }
     if (attempt == null) {
       LOG.info("Unknown application released container " + container.getId() + " on node "
           + node + " with event " + event);
@@ -690,7 +730,6 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     attempt.containerCompleted(rmContainer, status, event, ""); // "" = the default partition
     if (node != null) {
       node.releaseContainer(rmContainer.getContainerId(), false);
-      bridge.containerFinished(node.getNodeName());
     }
     Resources.subtractFrom(usedResource, container.getResource());
   }
