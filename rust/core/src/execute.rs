@@ -110,7 +110,8 @@ pub trait Rule {
         false
     }
     /// A slot of `node` is free at `st.now`: the task to start there (unclaimed,
-    /// or reserved for this node), or `None` to leave the slot idle for good.
+    /// or reserved for this node), or `None` to leave the slot idle for good
+    /// (so a rule must not refuse work it could take later).
     fn pick(&mut self, st: &ExecState, node: NodeId, rng: &mut ChaCha8Rng) -> Option<TaskId>;
 }
 
@@ -377,7 +378,15 @@ impl Rule for Planned {
         }
         let problem = st.problem;
         if self.steal {
-            if let Some(v) = self.longest(node, 2) {
+            // Every queue with work to spare, longest first: the tasks a node
+            // could steal only ever shrink, so one that finds none now never
+            // will, and may go idle for good.
+            let mut victims: Vec<(u32, NodeId)> = (0..self.left.len() as NodeId)
+                .filter(|&q| q != node && self.left[q as usize] >= 2)
+                .map(|q| (self.left[q as usize], q))
+                .collect();
+            victims.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            for &(_, v) in &victims {
                 if let Some(t) = self.from_back(st, v, |t| problem.replicas(t).contains(&node)) {
                     return Some(t);
                 }
@@ -411,6 +420,41 @@ mod tests {
         // n0: 1 + 2 = 3; n1: remote 1 * 3 / 2 = 1.5.
         assert_eq!(e.makespan, 3.0);
         assert_eq!(e.non_local, 1);
+    }
+
+    /// n2 holds only h, planned last on n1 behind a long task; n0's queue is
+    /// as long as n1's and the lowest id, but has nothing local to n2: the
+    /// steal must look past it (it went idle for good before).
+    #[test]
+    fn an_idle_slot_steals_once_a_queue_changes() {
+        let replicas = vec![
+            vec![0],
+            vec![0],
+            vec![0],
+            vec![0],
+            vec![1],
+            vec![1],
+            vec![1],
+            vec![1, 2],
+        ];
+        let mut p = Problem::uniform(
+            3,
+            &replicas,
+            CostModel {
+                local: 1.0,
+                remote: 1.0,
+                remote_growth: 0.0,
+            },
+        );
+        p.task_size[4] = 10.0;
+        p.task_size[5] = 0.5;
+        let a = Assignment::from_order(3, vec![0, 0, 0, 0, 1, 1, 1, 1], &[0, 1, 2, 3, 4, 5, 6, 7]);
+        let e = execute(&p, &mut Planned::new(&a, true, false), 0);
+        assert_eq!(
+            e.node_of[7], 2,
+            "n2 steals h once n1's queue is the longest"
+        );
+        assert_eq!(e.makespan, 11.5);
     }
 
     #[test]

@@ -23,7 +23,11 @@ impl Assignment {
     pub fn from_order(num_nodes: usize, node_of: Vec<NodeId>, order: &[TaskId]) -> Assignment {
         let mut rows: Vec<Vec<TaskId>> = vec![Vec::new(); num_nodes];
         for &t in order {
-            rows[node_of[t as usize] as usize].push(t);
+            // A task no node could take (no nodes at all) is in no queue;
+            // check_assignment reports it.
+            if let Some(row) = rows.get_mut(node_of[t as usize] as usize) {
+                row.push(t);
+            }
         }
         Assignment {
             node_of,
