@@ -3,18 +3,21 @@
 //! - *Balance* (Alg. 1, BAA): all tasks local. Repeatedly take the server of
 //!   least load (initial load included, eq. 12) that is not yet known to be
 //!   stuck and grow an augmenting path from it to an unassigned task in the
-//!   residual graph; a server with no path is marked visited. The result obeys
-//!   the balance policy, eq. 9: every task sits on a preferred server whose
-//!   load minus the task is at most the load of any of its preferred servers.
+//!   residual graph; a server with no path is marked visited. With equal task
+//!   sizes (the paper's model) the result obeys the balance policy, eq. 9:
+//!   every task sits on a preferred server whose load minus the task is at
+//!   most the load of any of its preferred servers. With unequal sizes a task
+//!   moved along a later augmenting path can break it.
 //!   Servers marked visited within one iteration of Alg. 1 can never reach an
 //!   unassigned task again (see [`LocalFlow`]), so they are retired for good
 //!   instead of being searched again in every iteration.
 //! - *Reduce* (Alg. 2): move a random task of the most loaded active server
 //!   into the remote pool P, take the expected makespan `M_exp` as the largest
 //!   load left among active servers, price remote tasks at `C_rem(|P|)`, and
-//!   hand the pool tasks one by one to the least loaded server (the paper: one
-//!   whose load stays within `M_exp - C_rem`, else the least loaded one; the
-//!   least loaded server satisfies the bound whenever any does). Stop as soon
+//!   hand the pool tasks one by one to the server that finishes them first
+//!   (the paper: one whose load stays within `M_exp - C_rem`, else the least
+//!   loaded one; with equal speeds and slots the least loaded server
+//!   satisfies the bound whenever any does, and finishes first). Stop as soon
 //!   as the makespan exceeds `M_exp` and keep the better of this allocation and
 //!   the previous one.
 //!
@@ -225,6 +228,8 @@ struct Placer {
     heap: BinaryHeap<Reverse<(OrdF64, NodeId)>>,
     /// Server of each pool task, in pool order.
     target: Vec<NodeId>,
+    /// Load of every server (unequal rates only).
+    load: Vec<f64>,
 }
 
 impl Placer {
@@ -242,18 +247,44 @@ impl Placer {
     ) -> f64 {
         let c_rem = problem.cost.remote_cost(pool.len());
         self.heap.clear();
-        self.heap
-            .extend(order.iter().take(pool.len()).map(|&e| Reverse(e)));
         self.target.clear();
         let mut makespan = m_exp;
-        for &t in pool {
-            let Some(Reverse((OrdF64(l), s))) = self.heap.pop() else {
-                break;
-            };
-            let l = l + problem.task_size[t as usize] * c_rem * rate[s as usize];
-            makespan = makespan.max(l);
-            self.target.push(s);
-            self.heap.push(Reverse((OrdF64(l), s)));
+        if rate.windows(2).all(|w| w[0] == w[1]) {
+            // Equal rates: the least loaded server finishes a remote task
+            // first, and the i-th pool task lands on one of the i least
+            // loaded servers.
+            self.heap
+                .extend(order.iter().take(pool.len()).map(|&e| Reverse(e)));
+            for &t in pool {
+                let Some(Reverse((OrdF64(l), s))) = self.heap.pop() else {
+                    break;
+                };
+                let l = l + problem.task_size[t as usize] * c_rem * rate[s as usize];
+                makespan = makespan.max(l);
+                self.target.push(s);
+                self.heap.push(Reverse((OrdF64(l), s)));
+            }
+        } else {
+            // Unequal speeds or slots: the server that would finish a (unit)
+            // remote task first, which need not be the least loaded one.
+            self.load.clear();
+            self.load.resize(rate.len(), 0.0);
+            for &(OrdF64(l), s) in order {
+                self.load[s as usize] = l;
+                self.heap
+                    .push(Reverse((OrdF64(l + c_rem * rate[s as usize]), s)));
+            }
+            for &t in pool {
+                let Some(Reverse((_, s))) = self.heap.pop() else {
+                    break;
+                };
+                let si = s as usize;
+                self.load[si] += problem.task_size[t as usize] * c_rem * rate[si];
+                makespan = makespan.max(self.load[si]);
+                self.target.push(s);
+                self.heap
+                    .push(Reverse((OrdF64(self.load[si] + c_rem * rate[si]), s)));
+            }
         }
         makespan
     }
@@ -304,6 +335,20 @@ mod tests {
     /// t1 on {s1, s2}, t2 on {s2, s3}, t3 on {s3}. Local allocations: t1 -> s2,
     /// t2 -> s3 gives 3.2 and 3.9 (idle s1 does not count): 3.9; the others
     /// give 4.1 or 4.2.
+    /// With unequal speeds the pool task goes where it finishes first: s1 is
+    /// slightly loaded but ten times faster than idle s0.
+    #[test]
+    fn pool_tasks_go_to_the_server_that_finishes_them_first() {
+        let mut p = Problem::uniform(3, &[vec![2], vec![2]], bar_cost(2.0, 8.0));
+        p.node_speed = vec![1.0, 10.0, 1.0];
+        p.node_load = vec![0.0, 0.05, 0.0];
+        let a = Bar.plan(&p, 1);
+        check_assignment(&p, &a).unwrap();
+        let mut on: Vec<NodeId> = a.node_of.clone();
+        on.sort_unstable();
+        assert_eq!(on, vec![1, 2], "{:?}", a.node_of);
+    }
+
     #[test]
     fn example_3_is_balanced() {
         let replicas = vec![vec![0, 1], vec![1, 2], vec![2]];

@@ -216,28 +216,52 @@ pub fn max_cover_bal_assign(problem: &Problem) -> Vec<NodeId> {
     let mut best: Vec<NodeId> = Vec::new();
     let mut best_makespan = f64::INFINITY;
     let mut tau: u64 = 1;
+    let mut last_assigned = usize::MAX;
     loop {
         // Max-cover at level tau, starting from the previous level's flow.
         let theta = l_min + tau as f64 * step;
-        for (s, &d) in unit.iter().enumerate() {
-            let cap = if step > 0.0 {
-                let room = (theta - problem.node_load[s]) / d;
+        let cap_at = |s: usize, theta: f64| -> u32 {
+            if step > 0.0 {
+                let room = (theta - problem.node_load[s]) / unit[s];
                 // A hair of slack so that exact multiples are not lost to rounding.
                 (room + 1e-9).floor().clamp(0.0, m as f64) as u32
             } else {
                 m as u32
-            };
+            }
+        };
+        for s in 0..n {
+            let cap = cap_at(s, theta);
             while flow.count[s] < cap && flow.augment(problem, s as NodeId) {}
         }
-        let makespan = bal.run(problem, &flow, &unit, &rate);
-        if makespan < best_makespan {
-            best_makespan = makespan;
-            best.clone_from(&bal.node_of);
+        // A level that covered nothing new gives the same plan as the last one.
+        if flow.assigned != last_assigned {
+            last_assigned = flow.assigned;
+            let makespan = bal.run(problem, &flow, &unit, &rate);
+            if makespan < best_makespan {
+                best_makespan = makespan;
+                best.clone_from(&bal.node_of);
+            }
         }
         if flow.assigned >= coverable || step <= 0.0 {
             break;
         }
-        tau += 1;
+        // Jump to the next level at which a server that can still take a
+        // local task gets room for one more: the number of levels is then
+        // bounded by the tasks and servers, not by the spread of the initial
+        // loads over C_loc (Fischer et al. step one task at a time).
+        let next = (0..n)
+            .filter(|&s| !flow.dead[s] && (flow.count[s] as usize) < m)
+            .map(|s| problem.node_load[s] + f64::from(cap_at(s, theta) + 1) * unit[s])
+            .fold(f64::INFINITY, f64::min);
+        if !next.is_finite() {
+            break;
+        }
+        let next_tau = ((next - l_min) / step - 1e-9).ceil();
+        tau = if next_tau > tau as f64 && next_tau < u64::MAX as f64 {
+            next_tau as u64
+        } else {
+            tau + 1
+        };
     }
     best
 }
@@ -366,6 +390,18 @@ mod tests {
             remote: c_loc,
             remote_growth: q,
         }
+    }
+
+    /// Thresholds jump to where a cap grows: a busy holder far above the
+    /// others no longer costs one level per C_loc of load (this took minutes).
+    #[test]
+    fn a_huge_initial_load_does_not_mean_a_huge_number_of_levels() {
+        let mut p = Problem::uniform(2000, &[vec![1]], CostModel::default());
+        p.node_load[1] = 1e6;
+        let a = Mb.plan(&p, 1);
+        check_assignment(&p, &a).unwrap();
+        // Remote on an idle server (cost 3) beats waiting 1e6 for the holder.
+        assert_ne!(a.node_of[0], 1);
     }
 
     #[test]
