@@ -30,7 +30,10 @@
 //! What the tests find about Sect. 3.6: Theorem 1 (`max phi <= min phi +
 //! w_rem` when Phase II always runs) does not hold for Fig. 1: Phase II only
 //! moves tasks whose replicas are all busy, so local work piled on a loaded
-//! but not busy server stays there, and Phase I's overshoot adds to it.
+//! but not busy server stays there (a counterexample in the tests holds under
+//! either reading of Phase I's loop test), and Phase I's overshoot adds to it
+//! (a second counterexample, with full replication, needs the overshoot
+//! reading).
 //! Theorem 2's bound holds once the busy servers (`phi_s >= l**`, counted
 //! negatively in `l** |S| - sum phi_s`) are left out of the sum. `l*` and
 //! `l**` are lower bounds of the optimal latency, as claimed.
@@ -576,6 +579,8 @@ mod theorem_tests {
         assert_eq!(brute_force_latency(&p), 5.0);
     }
 
+    /// Depends on the overshoot reading of Phase I's loop test: with the
+    /// strict reading this instance satisfies Theorem 1.
     #[test]
     fn phase_one_overshoot_breaks_theorem_1_even_with_full_replication() {
         // Loads 0, 4, 4, 0, 5 and 13 tasks held by every server: l** = 6
