@@ -515,55 +515,41 @@ impl WebHdfs {
             }
         }
         let opts = &self.inner.opts;
-        let ctx = |detail: String| (namenode.clone(), op.to_string(), path.to_string(), detail);
+        // A request that cannot be retried here: a timeout, or a transport error.
+        let fail = |e: reqwest::Error, after: Duration| {
+            if e.is_timeout() {
+                WebHdfsError::Timeout {
+                    namenode: namenode.clone(),
+                    op: op.into(),
+                    path: path.into(),
+                    after_ms: after.as_millis(),
+                }
+            } else {
+                WebHdfsError::Transport {
+                    namenode: namenode.clone(),
+                    op: op.into(),
+                    path: path.into(),
+                    detail: chain(&e),
+                }
+            }
+        };
         let mut attempt = 0u32;
         loop {
             let result = self.inner.http.get(url.clone()).send().await;
             let retry_detail = match result {
                 Err(e) => {
                     let e = e.without_url();
-                    if e.is_timeout() {
-                        return Err(WebHdfsError::Timeout {
-                            namenode,
-                            op: op.into(),
-                            path: path.into(),
-                            after_ms: opts.read_timeout.max(opts.connect_timeout).as_millis(),
-                        });
+                    if !e.is_connect() || e.is_timeout() {
+                        let after = opts.read_timeout.max(opts.connect_timeout);
+                        return Err(fail(e, after));
                     }
-                    if e.is_connect() {
-                        chain(&e)
-                    } else {
-                        let (namenode, op, path, detail) = ctx(chain(&e));
-                        return Err(WebHdfsError::Transport {
-                            namenode,
-                            op,
-                            path,
-                            detail,
-                        });
-                    }
+                    chain(&e)
                 }
                 Ok(resp) => {
                     let status = resp.status().as_u16();
                     let body = match resp.bytes().await {
                         Ok(b) => b.to_vec(),
-                        Err(e) => {
-                            let e = e.without_url();
-                            if e.is_timeout() {
-                                return Err(WebHdfsError::Timeout {
-                                    namenode,
-                                    op: op.into(),
-                                    path: path.into(),
-                                    after_ms: opts.read_timeout.as_millis(),
-                                });
-                            }
-                            let (namenode, op, path, detail) = ctx(chain(&e));
-                            return Err(WebHdfsError::Transport {
-                                namenode,
-                                op,
-                                path,
-                                detail,
-                            });
-                        }
+                        Err(e) => return Err(fail(e.without_url(), opts.read_timeout)),
                     };
                     if (200..300).contains(&status) {
                         return Ok(body);
