@@ -2,7 +2,7 @@
 //! on 127.0.0.1, and on fsck and split files written here.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 use spindle_hadoop::fake_namenode::{sample_namespace, FakeNameNode};
@@ -10,28 +10,23 @@ use spindle_hadoop::splits::{write_split_meta_info, SplitMetaInfo};
 
 const DIR: &str = "/user/alice/input";
 
+mod common;
+use common::{stderr, stdout};
+
+/// The binary as an admin would run it: a delegation token in the
+/// environment (which must never show up in output) and a user name.
 fn spindle(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_spindle"))
-        .args(args)
-        .env("SPINDLE_DELEGATION_TOKEN", "SECRET-CLI-TOKEN")
-        .env("USER", "alice")
-        .output()
-        .expect("running the spindle binary")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    common::spindle_with_env(
+        args,
+        &[
+            ("SPINDLE_DELEGATION_TOKEN", "SECRET-CLI-TOKEN"),
+            ("USER", "alice"),
+        ],
+    )
 }
 
 fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("spindle-cli-hdfs-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::scratch_dir(&format!("hdfs-{name}"))
 }
 
 #[test]

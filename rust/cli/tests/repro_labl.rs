@@ -1,16 +1,10 @@
 //! `spindle repro labl` end to end (tiny sizes) and the seed 001 policies
 //! through `spindle plan`.
 
-use std::process::{Command, Output};
-
 use serde_json::Value;
 
-fn spindle(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_spindle"))
-        .args(args)
-        .output()
-        .expect("running the spindle binary")
-}
+mod common;
+use common::spindle;
 
 #[test]
 fn repro_labl_quick_json_has_rows_and_plots() {
