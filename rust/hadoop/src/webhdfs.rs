@@ -359,6 +359,20 @@ fn chain(e: &dyn std::error::Error) -> String {
     s
 }
 
+/// Percent-encodes an HDFS path for a URL, keeping '/' and RFC 3986's
+/// unreserved characters.
+fn encode_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 /// Drops delegation tokens a gateway may echo back from the request URL.
 fn redact(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -500,7 +514,11 @@ impl WebHdfs {
         let base = &self.inner.namenodes[idx];
         let namenode = Self::nn_name(base);
         let mut url = base.clone();
-        url.set_path(&format!("/webhdfs/v1{path}"));
+        // Keep a gateway's base path (Knox: /gateway/<cluster>); encode the
+        // HDFS path so that '%', ';' (a path parameter to Jetty) and spaces
+        // reach the NameNode as written.
+        let prefix = base.path().trim_end_matches('/').to_string();
+        url.set_path(&format!("{prefix}/webhdfs/v1{}", encode_path(path)));
         {
             let mut q = url.query_pairs_mut();
             q.clear().append_pair("op", op);

@@ -53,6 +53,10 @@ async fn lists_recursively_and_reads_block_locations() {
         )],
     });
     ns.files.push(FakeFile {
+        path: format!("{DIR}/sub dir/50%off;v=1"),
+        blocks: vec![(7, vec![("dn09".into(), "/rack9".into(), "10.0.0.9".into())])],
+    });
+    ns.files.push(FakeFile {
         path: format!("{DIR}/_logs/history"),
         blocks: vec![(
             42,
@@ -69,6 +73,7 @@ async fn lists_recursively_and_reads_block_locations() {
             "/user/alice/input/part-00000",
             "/user/alice/input/part-00001",
             "/user/alice/input/part-00002",
+            "/user/alice/input/sub dir/50%off;v=1",
             "/user/alice/input/sub dir/nested"
         ]
     );
@@ -82,8 +87,9 @@ async fn lists_recursively_and_reads_block_locations() {
             "/user/alice/input/part-00000@134217728"
         ]
     );
-    assert_eq!(tasks.len(), 7);
-    assert_eq!(tasks[6], "/user/alice/input/sub dir/nested@0");
+    assert_eq!(tasks.len(), 8);
+    assert_eq!(tasks[6], "/user/alice/input/sub dir/50%off;v=1@0");
+    assert_eq!(tasks[7], "/user/alice/input/sub dir/nested@0");
     let r = &blocks[0].replicas;
     assert_eq!(r.len(), 3);
     assert_eq!(
@@ -101,6 +107,13 @@ async fn lists_recursively_and_reads_block_locations() {
     assert!(
         log.iter().any(|t| t
             .starts_with("/webhdfs/v1/user/alice/input/sub%20dir/nested?op=GETFILEBLOCKLOCATIONS")),
+        "{log:?}"
+    );
+    // '%' and ';' are encoded, so the NameNode (and Jetty) see the name as written.
+    assert!(
+        log.iter().any(|t| t.starts_with(
+            "/webhdfs/v1/user/alice/input/sub%20dir/50%25off%3Bv%3D1?op=GETFILEBLOCKLOCATIONS"
+        )),
         "{log:?}"
     );
     // A single file is its own input.
