@@ -16,6 +16,9 @@ pub struct Replica {
     pub host: String,
     /// The rack the source reported, if any (NameNode topology path).
     pub rack: Option<String>,
+    /// The datanode's IP address when the source gives it besides the name:
+    /// Hadoop resolves racks by address (NetUtils.normalizeHostNames).
+    pub address: Option<String>,
 }
 
 /// One block (or split) of the input.
@@ -72,15 +75,20 @@ pub fn to_instance(
     let mut index: HashMap<&str, usize> = HashMap::new();
     let mut hosts: Vec<String> = Vec::new();
     let mut reported: Vec<Option<String>> = Vec::new();
+    let mut addresses: Vec<Option<String>> = Vec::new();
     for b in blocks {
         for r in &b.replicas {
             let i = *index.entry(&r.host).or_insert_with(|| {
                 hosts.push(r.host.clone());
                 reported.push(None);
+                addresses.push(None);
                 hosts.len() - 1
             });
             if reported[i].is_none() {
                 reported[i] = r.rack.clone();
+            }
+            if addresses[i].is_none() {
+                addresses[i] = r.address.clone();
             }
         }
     }
@@ -90,7 +98,7 @@ pub fn to_instance(
         });
     }
     let racks: Vec<String> = match topology {
-        Some(t) => t.resolve(&hosts)?,
+        Some(t) => t.resolve_nodes(&hosts, &addresses)?,
         None => reported
             .into_iter()
             .map(|r| r.unwrap_or_else(|| DEFAULT_RACK.to_string()))
@@ -154,6 +162,7 @@ mod tests {
 
     fn rep(h: &str, r: Option<&str>) -> Replica {
         Replica {
+            address: None,
             host: h.into(),
             rack: r.map(String::from),
         }

@@ -122,6 +122,7 @@ fn replica(item: &str) -> Option<Replica> {
         return None;
     }
     Some(Replica {
+        address: None, // the host is already an address
         host: host.to_string(),
         rack,
     })

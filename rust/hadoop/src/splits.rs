@@ -175,6 +175,7 @@ pub fn splits_to_blocks(splits: &[SplitMetaInfo]) -> Vec<Block> {
                 let h = h.trim();
                 if !h.is_empty() && !replicas.iter().any(|r| r.host == h) {
                     replicas.push(Replica {
+                        address: None,
                         host: h.to_string(),
                         rack: None,
                     });

@@ -110,6 +110,42 @@ impl Topology {
         Ok(Topology::Flat)
     }
 
+    /// The rack of each datanode given by name and, where known, IP address.
+    /// As Hadoop (which normalises names to addresses first), the table is
+    /// looked up by address, then by name, and the script gets addresses.
+    pub fn resolve_nodes(
+        &self,
+        hosts: &[String],
+        addresses: &[Option<String>],
+    ) -> Result<Vec<String>, TopologyError> {
+        match self {
+            Topology::Table(m) => Ok(hosts
+                .iter()
+                .enumerate()
+                .map(|(i, h)| {
+                    addresses
+                        .get(i)
+                        .and_then(|a| a.as_ref())
+                        .and_then(|a| m.get(a))
+                        .or_else(|| m.get(h))
+                        .cloned()
+                        .unwrap_or_else(|| DEFAULT_RACK.into())
+                })
+                .collect()),
+            _ => {
+                let keys: Vec<String> = hosts
+                    .iter()
+                    .enumerate()
+                    .map(|(i, h)| match addresses.get(i) {
+                        Some(Some(a)) => a.clone(),
+                        _ => h.clone(),
+                    })
+                    .collect();
+                self.resolve(&keys)
+            }
+        }
+    }
+
     /// The rack of each host, in order.
     pub fn resolve(&self, hosts: &[String]) -> Result<Vec<String>, TopologyError> {
         match self {
@@ -204,6 +240,21 @@ mod tests {
         let s = crate::conf::Settings::from_conf(&c).unwrap();
         let t = Topology::from_settings(&s).unwrap();
         assert_eq!(t.resolve(&hosts(&["dn1"])).unwrap(), vec!["/t1"]);
+    }
+
+    /// A table keyed by IP (as Hadoop, which resolves addresses, needs it)
+    /// places datanodes that WebHDFS names by host name.
+    #[test]
+    fn the_table_is_looked_up_by_address_then_name() {
+        let (m, _) = parse_table("10.0.0.1 /by-ip\ndn2 /by-name\n");
+        let t = Topology::Table(m);
+        let racks = t
+            .resolve_nodes(
+                &hosts(&["dn1", "dn2", "dn3"]),
+                &[Some("10.0.0.1".into()), Some("10.0.0.2".into()), None],
+            )
+            .unwrap();
+        assert_eq!(racks, vec!["/by-ip", "/by-name", DEFAULT_RACK]);
     }
 
     #[test]

@@ -148,6 +148,16 @@ pub fn parse_block_locations(file: &str, body: &[u8]) -> Result<Vec<Block>, serd
                 .enumerate()
                 .map(|(i, h)| Replica {
                     host: h.clone(),
+                    // names are "ip:port", in the order of hosts.
+                    address: l
+                        .names
+                        .get(i)
+                        .map(|n| {
+                            n.rsplit_once(':')
+                                .map_or(n.as_str(), |(ip, _)| ip)
+                                .to_string()
+                        })
+                        .filter(|ip| !ip.is_empty() && ip != h),
                     rack: l
                         .topology_paths
                         .get(i)
@@ -170,8 +180,10 @@ pub fn parse_located_blocks(file: &str, body: &[u8]) -> Result<Vec<Block>, serde
                 .locations
                 .into_iter()
                 .filter_map(|d| {
+                    let address = d.ip_addr.clone();
                     let host = d.host_name.or(d.ip_addr)?;
                     Some(Replica {
+                        address: address.filter(|ip| *ip != host),
                         host,
                         rack: d.network_location,
                     })
@@ -810,6 +822,8 @@ mod tests {
             .map(|r| (r.host.as_str(), r.rack.as_deref()))
             .collect();
         assert_eq!(hosts, vec![("dn1", Some("/r1")), ("10.0.0.2", Some("/r2"))]);
+        // The address beside each name, for rack lookups by IP.
+        assert_eq!(b[0].replicas[0].address.as_deref(), Some("10.0.0.1"));
     }
 
     proptest::proptest! {
