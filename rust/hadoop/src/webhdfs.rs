@@ -704,20 +704,30 @@ impl WebHdfs {
             ("length", file.length.to_string()),
         ];
         if !self.inner.old_ops.load(Ordering::Relaxed) {
-            match self.get(&file.path, "GETFILEBLOCKLOCATIONS", &range).await {
+            let e = match self.get(&file.path, "GETFILEBLOCKLOCATIONS", &range).await {
                 Ok(body) => {
                     return parse_block_locations(&file.path, &body)
                         .map_err(|e| self.malformed("GETFILEBLOCKLOCATIONS", &file.path, e))
                 }
-                Err(WebHdfsError::Remote { status: 400, .. })
-                | Err(WebHdfsError::Status { status: 400, .. }) => {
-                    tracing::info!(
-                        "NameNode lacks GETFILEBLOCKLOCATIONS; using GET_BLOCK_LOCATIONS"
-                    );
-                    self.inner.old_ops.store(true, Ordering::Relaxed);
-                }
-                Err(e) => return Err(e),
+                Err(e) => e,
+            };
+            // Only a 400 that rejects the op itself means an older NameNode
+            // ("Invalid value for webhdfs parameter \"op\": No enum constant
+            // GETFILEBLOCKLOCATIONS"); any other 400 is an error of its own.
+            let older = match &e {
+                WebHdfsError::Remote {
+                    status: 400,
+                    message,
+                    ..
+                } => message.contains("GETFILEBLOCKLOCATIONS") || message.contains("\"op\""),
+                WebHdfsError::Status { status: 400, .. } => true,
+                _ => false,
+            };
+            if !older {
+                return Err(e);
             }
+            tracing::info!("NameNode lacks GETFILEBLOCKLOCATIONS; using GET_BLOCK_LOCATIONS");
+            self.inner.old_ops.store(true, Ordering::Relaxed);
         }
         let body = self.get(&file.path, "GET_BLOCK_LOCATIONS", &range).await?;
         parse_located_blocks(&file.path, &body)

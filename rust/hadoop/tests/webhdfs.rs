@@ -392,3 +392,34 @@ async fn concurrency_is_bounded() {
     let peak = max.load(Ordering::SeqCst);
     assert!((2..=3).contains(&peak), "peak in flight {peak}");
 }
+
+/// A 400 about something else than the op is an error, not a sign of an
+/// older NameNode: the client keeps GETFILEBLOCKLOCATIONS and says why.
+#[tokio::test]
+async fn an_unrelated_400_does_not_switch_to_the_old_op() {
+    let nn = FakeNameNode::start(
+        sample_namespace(DIR, 1, 1, 3),
+        front(|r| {
+            (r.op == "GETFILEBLOCKLOCATIONS").then(|| {
+                Response::remote(
+                    400,
+                    "IllegalArgumentException",
+                    "java.lang.IllegalArgumentException",
+                    "Invalid value for webhdfs parameter \"length\": -1",
+                )
+            })
+        }),
+    )
+    .unwrap();
+    let m = msg(client(&nn).input_blocks(DIR).await);
+    assert!(
+        m.contains("IllegalArgumentException") && m.contains("\"length\""),
+        "{m}"
+    );
+    assert!(
+        !nn.request_log()
+            .iter()
+            .any(|t| t.contains("op=GET_BLOCK_LOCATIONS")),
+        "switched to the old op"
+    );
+}
