@@ -602,7 +602,10 @@ impl WebHdfs {
                         },
                     };
                     let standby = matches!(&err, WebHdfsError::Remote { class, .. } if class == "StandbyException");
-                    if status < 500 || standby || attempt >= opts.retries {
+                    // RetriableException (a NameNode in safe mode at start-up):
+                    // retried here like a 5xx, as Hadoop's client does.
+                    let retriable = matches!(&err, WebHdfsError::Remote { class, .. } if class == "RetriableException");
+                    if (status < 500 && !retriable) || standby || attempt >= opts.retries {
                         return Err(err);
                     }
                     err.to_string()

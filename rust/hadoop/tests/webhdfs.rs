@@ -278,9 +278,10 @@ async fn retries_5xx_then_succeeds_or_gives_up() {
             if r.path == "/always" {
                 return Some(Response::json(503, "<html>Service Unavailable</html>"));
             }
+            // WebHDFS maps an IOException such as RetriableException to 403.
             (seen.fetch_add(1, Ordering::SeqCst) == 0).then(|| {
                 Response::remote(
-                    503,
+                    403,
                     "RetriableException",
                     "org.apache.hadoop.ipc.RetriableException",
                     "NameNode still not started",
