@@ -1,35 +1,11 @@
 //! `spindle repro beaumont`: the quick mode runs every experiment of seed 000
 //! Sect. 7 with tiny sizes, prints JSON rows for every policy and draws the plot.
 
-use std::process::Command;
-
-use serde_json::Value;
+mod common;
 
 #[test]
 fn quick_json_has_rows_for_every_experiment_and_policy() {
-    let dir = std::env::temp_dir().join(format!("spindle-beaumont-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let svg = dir.join("beaumont.svg");
-    let o = Command::new(env!("CARGO_BIN_EXE_spindle"))
-        .args([
-            "repro",
-            "beaumont",
-            "--quick",
-            "--format",
-            "json",
-            "--no-progress",
-            "--plot",
-        ])
-        .arg(&svg)
-        .output()
-        .expect("running the spindle binary");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let reports: Value = serde_json::from_slice(&o.stdout).unwrap();
-    let reports = reports.as_array().unwrap();
-    let names: Vec<&str> = reports
-        .iter()
-        .map(|r| r["experiment"].as_str().unwrap())
-        .collect();
+    let (reports, names, svg) = common::repro_quick("beaumont");
     assert_eq!(
         names,
         [
@@ -40,7 +16,7 @@ fn quick_json_has_rows_for_every_experiment_and_policy() {
             "beaumont-claims"
         ]
     );
-    for r in reports {
+    for r in &reports {
         let rows = r["rows"].as_array().unwrap();
         assert!(!rows.is_empty(), "{} has no rows", r["experiment"]);
         for row in rows {

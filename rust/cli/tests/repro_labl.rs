@@ -1,33 +1,12 @@
 //! `spindle repro labl` end to end (tiny sizes) and the seed 001 policies
 //! through `spindle plan`.
 
-use serde_json::Value;
-
 mod common;
 use common::spindle;
 
 #[test]
 fn repro_labl_quick_json_has_rows_and_plots() {
-    let dir = std::env::temp_dir().join(format!("spindle-labl-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let svg = dir.join("labl.svg");
-    let o = spindle(&[
-        "repro",
-        "labl",
-        "--quick",
-        "--format",
-        "json",
-        "--no-progress",
-        "--plot",
-        svg.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let reports: Value = serde_json::from_slice(&o.stdout).unwrap();
-    let reports = reports.as_array().unwrap();
-    let names: Vec<&str> = reports
-        .iter()
-        .map(|r| r["experiment"].as_str().unwrap())
-        .collect();
+    let (reports, names, svg) = common::repro_quick("labl");
     assert_eq!(
         names,
         [
@@ -37,7 +16,7 @@ fn repro_labl_quick_json_has_rows_and_plots() {
             "labl-replication"
         ]
     );
-    for r in reports {
+    for r in &reports {
         let rows = r["rows"].as_array().unwrap();
         assert!(!rows.is_empty(), "{} has no rows", r["experiment"]);
         for row in rows {

@@ -34,3 +34,28 @@ pub fn scratch_dir(name: &str) -> PathBuf {
     std::fs::create_dir_all(&d).unwrap();
     d
 }
+
+/// Runs `spindle repro PAPER --quick --format json --plot FILE.svg`; returns
+/// the reports, the names of their experiments and the SVG path.
+pub fn repro_quick(paper: &str) -> (Vec<serde_json::Value>, Vec<String>, PathBuf) {
+    let svg = scratch_dir(&format!("repro-{paper}")).join(format!("{paper}.svg"));
+    let svg_arg = svg.to_str().expect("a UTF-8 temp path");
+    let o = spindle(&[
+        "repro",
+        paper,
+        "--quick",
+        "--format",
+        "json",
+        "--no-progress",
+        "--plot",
+        svg_arg,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let reports: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let reports = reports.as_array().unwrap().clone();
+    let names = reports
+        .iter()
+        .map(|r| r["experiment"].as_str().unwrap().to_string())
+        .collect();
+    (reports, names, svg)
+}
