@@ -8,15 +8,14 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use spindle_core::generate::{generate, GenSpec};
-use spindle_core::plan::evaluate;
+use spindle_core::plan::timed_plan;
 use spindle_core::policy::asm1::{semi_matching, Asm1Workspace};
 use spindle_core::policy::delay::LocalityDelay;
 use spindle_core::session::SessionEvent;
-use spindle_core::{Assignment, CostModel, Instance, Metrics, Planner, PolicyKind};
+use spindle_core::{Assignment, CostModel, Instance, Metrics, PolicyKind};
 use spindle_sim::{simulate, NetworkModel, SimConfig, Workload};
 
 mod hdfs_input;
-mod plot;
 mod repro;
 
 #[derive(Parser)]
@@ -288,16 +287,6 @@ fn read_instance(path: &Path) -> Result<Instance> {
     Instance::from_json(&text).with_context(|| format!("instance {}", path.display()))
 }
 
-/// Runs a planner and times it.
-fn timed_plan(planner: &dyn Planner, inst: &Instance, seed: u64) -> (Assignment, Metrics) {
-    let start = Instant::now();
-    let a = planner.plan(&inst.problem, seed);
-    let ms = start.elapsed().as_secs_f64() * 1e3;
-    let mut m = evaluate(&inst.problem, &a);
-    m.plan_ms = ms;
-    (a, m)
-}
-
 fn cmd_plan(a: PlanArgs) -> Result<()> {
     // A bad --policy fails before any input is read.
     if let Some(p) = &a.policy {
@@ -313,10 +302,10 @@ fn cmd_plan(a: PlanArgs) -> Result<()> {
     let name = a.policy.or(conf_policy).unwrap_or_else(|| "asm1".into());
     let policy = PolicyKind::from_name(&name)?;
     let planner = policy.offline_planner()?;
-    let (assignment, metrics) = timed_plan(planner, &inst, a.seed);
+    let (assignment, metrics) = timed_plan(planner, &inst.problem, a.seed);
     // Cluster inputs are compared with Hadoop's default greedy placement.
     let baseline = match &cluster {
-        Some(_) => Some(timed_plan(PolicyKind::Greedy.offline_planner()?, &inst, a.seed).1),
+        Some(_) => Some(timed_plan(PolicyKind::Greedy.offline_planner()?, &inst.problem, a.seed).1),
         None => None,
     };
     match a.format {
@@ -389,105 +378,16 @@ fn plan_table(policy: PolicyKind, inst: &Instance, a: &Assignment, m: &Metrics) 
     s
 }
 
-#[derive(Default)]
-struct Mean {
-    makespan: f64,
-    non_local: f64,
-    ms: f64,
-}
-
 fn cmd_demo(a: DemoArgs) -> Result<()> {
-    if a.runs == 0 {
-        bail!("--runs must be at least 1");
-    }
-    // The paper's homogeneous model: unit tasks, communication overlapped
-    // (a remote task also takes one unit), so both criteria are counts.
-    let mut s = String::new();
-    let cost = CostModel {
-        local: 1.0,
-        remote: 1.0,
-        remote_growth: 0.0,
+    let spec = spindle_repro::demo::DemoSpec {
+        nodes: a.nodes,
+        racks: a.racks,
+        replicas: a.replicas,
+        tasks: a.tasks,
+        runs: a.runs,
+        seed: a.seed,
     };
-    let _ = writeln!(s, "Spindle demo: {} nodes, {} racks, {} replicas per block placed as HDFS does; unit tasks; mean of {} instances per row.",
-        a.nodes, a.racks, a.replicas, a.runs
-    );
-    let _ = writeln!(s, "Hadoop's default (seed 000 Sect. 4: an idle node takes a random local task) against ASM1 (optimal semi-matching).");
-    let _ = writeln!(s);
-    let _ = writeln!(s, "MAKESPAN-ORIENTED: local tasks only (greedy stays idle when it has no local task; ASM1 plans all at once)");
-    let _ = writeln!(
-        s,
-        "{:>7} {:>9} | {:>15} {:>10} | {:>14} {:>10}",
-        "tasks", "ceil(T/P)", "greedy makespan", "greedy ms", "ASM1 makespan", "ASM1 ms"
-    );
-    let policies = [
-        PolicyKind::Greedy,
-        PolicyKind::Asm1,
-        PolicyKind::GreedyComm,
-        PolicyKind::Asm1Comm,
-    ];
-    let mut comm_rows = Vec::new();
-    for &tasks in &a.tasks {
-        let mut means: Vec<Mean> = policies.iter().map(|_| Mean::default()).collect();
-        for run in 0..a.runs {
-            let spec = GenSpec {
-                nodes: a.nodes,
-                tasks,
-                replicas: a.replicas,
-                racks: a.racks,
-                seed: a.seed + run,
-                initial_load: 0.0,
-                cost,
-            };
-            let inst = Instance::from_file(generate(&spec)?)?;
-            for (i, &policy) in policies.iter().enumerate() {
-                let (_, m) = timed_plan(policy.offline_planner()?, &inst, a.seed + run);
-                means[i].makespan += m.makespan / a.runs as f64;
-                means[i].non_local += m.non_local_fraction / a.runs as f64;
-                means[i].ms += m.plan_ms / a.runs as f64;
-            }
-        }
-        let _ = writeln!(
-            s,
-            "{:>7} {:>9} | {:>15.2} {:>10.3} | {:>14.2} {:>10.3}",
-            tasks,
-            tasks.div_ceil(a.nodes),
-            means[0].makespan,
-            means[0].ms,
-            means[1].makespan,
-            means[1].ms
-        );
-        comm_rows.push((tasks, means));
-    }
-    let _ = writeln!(s);
-    let _ = writeln!(
-        s,
-        "COMM-ORIENTED: no node idles while work remains; fewer non-local tasks is better"
-    );
-    let _ = writeln!(
-        s,
-        "{:>7} | {:>18} {:>10} {:>10} | {:>18} {:>10} {:>10}",
-        "tasks", "greedy-comm nonloc", "makespan", "ms", "ASM1-comm nonloc", "makespan", "ms"
-    );
-    for (tasks, means) in comm_rows {
-        let _ = writeln!(
-            s,
-            "{:>7} | {:>17.1}% {:>10.2} {:>10.3} | {:>17.1}% {:>10.2} {:>10.3}",
-            tasks,
-            100.0 * means[2].non_local,
-            means[2].makespan,
-            means[2].ms,
-            100.0 * means[3].non_local,
-            means[3].makespan,
-            means[3].ms
-        );
-    }
-    let _ = writeln!(s);
-    let _ = writeln!(
-        s,
-        "Makespan in task units; ms = planning time (greedy: time to play the dispatcher out)."
-    );
-    let _ = writeln!(s, "Try: spindle generate --nodes 50 --tasks 500 --racks 3 > i.json && spindle plan -i i.json -p asm1 --format table");
-    emit(&s)
+    emit(&spindle_repro::demo::run(&spec)?)
 }
 
 fn cmd_simulate(a: SimulateArgs) -> Result<()> {
@@ -562,7 +462,7 @@ fn cmd_simulate(a: SimulateArgs) -> Result<()> {
         runs.push(result);
     }
     if let Some(path) = &a.plot {
-        plot::plot(path, &runs)?;
+        spindle_repro::plot::plot(path, &runs)?;
     }
     match a.format {
         Format::Json => {
@@ -721,7 +621,15 @@ fn cmd_bench(a: BenchArgs) -> Result<()> {
         bail!("--repeat must be at least 1");
     }
     if a.all {
-        return emit(&bench_all(&a)?);
+        let spec = spindle_repro::bench::BenchAllSpec {
+            nodes: a.nodes,
+            tasks: a.tasks.clone(),
+            initial_load: a.initial_load,
+            cost: a.cost.model(),
+            repeat: a.repeat,
+            budget_s: a.budget_s,
+        };
+        return emit(&spindle_repro::bench::all(&spec)?);
     }
     let policy = PolicyKind::from_name(&a.policy)?;
     let planner = policy.offline_planner()?;
@@ -764,79 +672,6 @@ fn cmd_bench(a: BenchArgs) -> Result<()> {
         "sum_k_cost": convex,
     });
     emit(&format!("{out}\n"))
-}
-
-/// `spindle bench --all`: plan time of every offline planner at each size, in
-/// one run on the same generated instances. Repetitions stop early once a
-/// cell has used 10 s; a policy whose previous time, scaled by the squared
-/// size ratio, would exceed the budget is skipped at that size.
-fn bench_all(a: &BenchArgs) -> Result<String> {
-    let policies: Vec<PolicyKind> = PolicyKind::ALL
-        .into_iter()
-        .filter(|p| p.planner().is_some())
-        .collect();
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "plan time, best of up to {} runs, ms ({} nodes, 3 replicas, initial load U[0, {}], cost local {} remote {} growth {})",
-        a.repeat, a.nodes, a.initial_load, a.cost.cost_local, a.cost.cost_remote, a.cost.remote_growth
-    );
-    let width = policies.iter().map(|p| p.name().len()).max().unwrap_or(6);
-    let _ = write!(s, "{:<width$}", "policy");
-    for t in &a.tasks {
-        let _ = write!(s, " {:>14}", format!("{t} tasks"));
-    }
-    let _ = writeln!(s);
-    let mut instances = Vec::with_capacity(a.tasks.len());
-    for (i, &tasks) in a.tasks.iter().enumerate() {
-        let spec = GenSpec {
-            nodes: a.nodes,
-            tasks,
-            replicas: 3,
-            racks: 1,
-            seed: 1 + i as u64,
-            initial_load: a.initial_load,
-            cost: a.cost.model(),
-        };
-        instances.push(Instance::from_file(generate(&spec)?)?);
-    }
-    for policy in policies {
-        let planner = policy.offline_planner()?;
-        let _ = write!(s, "{:<width$}", policy.name());
-        let mut last: Option<(usize, f64)> = None;
-        for (inst, &tasks) in instances.iter().zip(&a.tasks) {
-            if let Some((prev_tasks, prev_ms)) = last {
-                let ratio = tasks as f64 / prev_tasks.max(1) as f64;
-                if prev_ms * ratio * ratio > a.budget_s * 1e3 {
-                    let _ = write!(s, " {:>14}", "skipped");
-                    last = Some((tasks, prev_ms * ratio * ratio));
-                    continue;
-                }
-            }
-            let mut best = f64::INFINITY;
-            let mut spent = 0.0;
-            for run in 0..a.repeat {
-                let start = Instant::now();
-                let plan = planner.plan(&inst.problem, 1 + run as u64);
-                let ms = start.elapsed().as_secs_f64() * 1e3;
-                std::hint::black_box(plan);
-                best = best.min(ms);
-                spent += ms;
-                if spent > 10_000.0 {
-                    break;
-                }
-            }
-            let _ = write!(s, " {:>14.3}", best);
-            last = Some((tasks, best));
-        }
-        let _ = writeln!(s);
-    }
-    let _ = writeln!(
-        s,
-        "skipped: the time at the previous size times the squared size ratio exceeds {} s",
-        a.budget_s
-    );
-    Ok(s)
 }
 
 /// Writes to standard output; a closed pipe (`spindle demo | head`) is not an error.

@@ -107,6 +107,20 @@ pub fn check_assignment(problem: &Problem, a: &Assignment) -> Result<(), String>
 /// queue list-scheduled over its slots, each task taking `size * cost / speed`,
 /// where cost is `local` for a node-local task and `remote_cost(r)` otherwise,
 /// `r` being the number of non-local tasks in the whole plan.
+/// Plans `problem` with `planner` and evaluates the plan, with its planning time.
+pub fn timed_plan(
+    planner: &dyn crate::Planner,
+    problem: &Problem,
+    seed: u64,
+) -> (Assignment, Metrics) {
+    let start = std::time::Instant::now();
+    let a = planner.plan(problem, seed);
+    let ms = start.elapsed().as_secs_f64() * 1e3;
+    let mut m = evaluate(problem, &a);
+    m.plan_ms = ms;
+    (a, m)
+}
+
 pub fn evaluate(problem: &Problem, a: &Assignment) -> Metrics {
     let mut rack_local = 0;
     let mut off_switch = 0;

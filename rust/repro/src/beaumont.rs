@@ -9,7 +9,6 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use anyhow::{Context, Result};
 use plotters::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -18,8 +17,8 @@ use spindle_core::model::{CostModel, NodeId, Problem};
 use spindle_core::policy::asm1::certified_lower_bound;
 use spindle_core::PolicyKind;
 
-use super::{metrics, setup, Opts, Report, Row};
 use crate::plot::COLOURS;
+use crate::{metrics, setup, Opts, Report, Result, Row};
 
 /// MAKESPAN-ORIENTED strategies (local tasks only).
 const MAKESPAN: [PolicyKind; 10] = [
@@ -607,8 +606,7 @@ pub fn plot(path: &Path, reports: &[Report]) -> Result<()> {
         let Some(report) = find(exp) else { continue };
         panel(area, report, metric, title, nsd)?;
     }
-    root.present()
-        .with_context(|| format!("writing plot {}", path.display()))?;
+    root.present()?;
     Ok(())
 }
 

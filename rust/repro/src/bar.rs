@@ -14,7 +14,6 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Instant;
 
-use anyhow::{Context, Result};
 use plotters::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -27,8 +26,8 @@ use spindle_core::policy::gcc::Gcc;
 use spindle_core::policy::mb::{active_makespan, Mb};
 use spindle_core::{Planner, PolicyKind};
 
-use super::{metrics, setup, Opts, Report, Row};
 use crate::plot::COLOURS;
+use crate::{metrics, setup, Opts, Report, ReproError, Result, Row};
 
 const C_LOC: f64 = 20.0;
 const REPLICAS: usize = 3;
@@ -333,7 +332,10 @@ fn computation_time(opts: &Opts) -> Result<Report> {
         for (k, &policy) in POLICIES.iter().enumerate() {
             let planner = PolicyKind::from_name(policy)?
                 .offline_planner()
-                .with_context(|| format!("policy {policy}"))?;
+                .map_err(|source| ReproError::Policy {
+                    policy: policy.to_string(),
+                    source,
+                })?;
             let mut times = Vec::with_capacity(runs);
             for run in 0..runs {
                 let start = Instant::now();
@@ -371,7 +373,7 @@ fn computation_time(opts: &Opts) -> Result<Report> {
 /// (bottom) per condition; bars are ours, black dashes the paper's values.
 pub fn plot(path: &Path, reports: &[Report]) -> Result<()> {
     let Some(table) = reports.iter().find(|r| r.experiment == "bar-table-iv") else {
-        anyhow::bail!("no Table IV results to plot");
+        return Err(ReproError::NothingToPlot("no Table IV results"));
     };
     let systems = ["E1", "E2", "E3"];
     // (condition index, system, policy) -> row.
@@ -523,7 +525,6 @@ pub fn plot(path: &Path, reports: &[Report]) -> Result<()> {
             }))?;
         }
     }
-    root.present()
-        .with_context(|| format!("writing plot {}", path.display()))?;
+    root.present()?;
     Ok(())
 }

@@ -2,21 +2,74 @@
 //! setups and prints our figures beside the paper's. One file per paper; this
 //! file holds the shared row format, the options and the printers.
 
+//! Spindle's experiments as library code: the seed papers' setups, runs and
+//! tables (`spindle repro`), the static demo, `bench --all`, and the charts.
+//! One file per paper; this file holds the shared row format, the options,
+//! the text table and the error type. The CLI parses arguments and prints.
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use anyhow::Result;
-use clap::{Args, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use serde::Serialize;
+use spindle_core::CoreError;
+use thiserror::Error;
 
 pub mod bar;
 pub mod beaumont;
+pub mod bench;
+pub mod demo;
 pub mod labl;
+pub mod plot;
+
+/// What goes wrong in an experiment. Messages name the policy or file.
+#[derive(Debug, Error)]
+pub enum ReproError {
+    #[error(transparent)]
+    Core(#[from] CoreError),
+    #[error("policy {policy}: {source}")]
+    Policy {
+        policy: String,
+        #[source]
+        source: CoreError,
+    },
+    #[error("policy {policy} returned a bad plan: {problem}")]
+    BadPlan { policy: String, problem: String },
+    #[error("{0}")]
+    Invalid(String),
+    #[error("nothing to plot: {0}")]
+    NothingToPlot(&'static str),
+    /// A drawing call failed; [`ReproError::PlotFile`] adds the file.
+    #[error("drawing: {0}")]
+    Draw(String),
+    #[error("writing plot {}: {message}", path.display())]
+    PlotFile { path: PathBuf, message: String },
+}
+
+impl<E: std::error::Error + Send + Sync> From<plotters::drawing::DrawingAreaErrorKind<E>>
+    for ReproError
+{
+    fn from(e: plotters::drawing::DrawingAreaErrorKind<E>) -> Self {
+        ReproError::Draw(e.to_string())
+    }
+}
+
+pub type Result<T, E = ReproError> = std::result::Result<T, E>;
+
+/// Names `path` in a drawing error.
+pub(crate) fn in_file(path: &Path) -> impl FnOnce(ReproError) -> ReproError + '_ {
+    move |e| match e {
+        ReproError::Draw(message) => ReproError::PlotFile {
+            path: path.to_path_buf(),
+            message,
+        },
+        other => other,
+    }
+}
 
 /// Which paper's experiments to rerun.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Paper {
     /// Seed 000, Beaumont et al.: Sect. 7.2 (homogeneous) and 7.3 (heterogeneous).
     Beaumont,
@@ -26,40 +79,13 @@ pub enum Paper {
     Labl,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ReproFormat {
-    Table,
-    Json,
-}
-
-#[derive(Args)]
-pub struct ReproArgs {
-    /// The paper whose experiments to rerun.
-    #[arg(value_enum)]
-    pub paper: Paper,
-    /// Runs per configuration (default: the paper's own count).
-    #[arg(long)]
-    pub runs: Option<usize>,
-    /// Tiny sizes and few runs: checks that every experiment runs, in seconds.
-    #[arg(long)]
-    pub quick: bool,
-    /// Seed of the random instances.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    #[arg(long, value_enum, default_value_t = ReproFormat::Table)]
-    pub format: ReproFormat,
-    /// Also draw the results as an SVG chart.
-    #[arg(long)]
-    pub plot: Option<PathBuf>,
-    /// No progress bar (it is also hidden when stderr is not a terminal).
-    #[arg(long)]
-    pub no_progress: bool,
-}
-
 /// What every experiment module receives.
 pub struct Opts {
+    /// Runs per configuration (`None`: the paper's own count).
     pub runs: Option<usize>,
+    /// Tiny sizes and few runs: checks that every experiment runs, in seconds.
     pub quick: bool,
+    /// Seed of the random instances.
     pub seed: u64,
     pub progress: ProgressBar,
 }
@@ -96,40 +122,25 @@ pub struct Row {
     pub paper: Option<BTreeMap<String, f64>>,
 }
 
-pub fn run(args: &ReproArgs) -> Result<String> {
-    let progress = if args.no_progress {
-        ProgressBar::hidden()
-    } else {
-        let pb = ProgressBar::new(0);
-        pb.set_style(
-            ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} {elapsed}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        pb
-    };
-    let opts = Opts {
-        runs: args.runs,
-        quick: args.quick,
-        seed: args.seed,
-        progress,
-    };
-    let reports = match args.paper {
-        Paper::Bar => bar::run(&opts)?,
-        Paper::Beaumont => beaumont::run(&opts)?,
-        Paper::Labl => labl::run(&opts)?,
+/// Runs every experiment of `paper`.
+pub fn run(paper: Paper, opts: &Opts) -> Result<Vec<Report>> {
+    let reports = match paper {
+        Paper::Bar => bar::run(opts)?,
+        Paper::Beaumont => beaumont::run(opts)?,
+        Paper::Labl => labl::run(opts)?,
     };
     opts.progress.finish_and_clear();
-    if let Some(path) = &args.plot {
-        match args.paper {
-            Paper::Bar => bar::plot(path, &reports)?,
-            Paper::Beaumont => beaumont::plot(path, &reports)?,
-            Paper::Labl => labl::plot(path, &reports)?,
-        }
+    Ok(reports)
+}
+
+/// Draws `paper`'s reports as an SVG chart.
+pub fn plot(paper: Paper, path: &Path, reports: &[Report]) -> Result<()> {
+    match paper {
+        Paper::Bar => bar::plot(path, reports),
+        Paper::Beaumont => beaumont::plot(path, reports),
+        Paper::Labl => labl::plot(path, reports),
     }
-    Ok(match args.format {
-        ReproFormat::Json => serde_json::to_string_pretty(&reports)? + "\n",
-        ReproFormat::Table => reports.iter().map(table).collect(),
-    })
+    .map_err(in_file(path))
 }
 
 /// A report as text: one line per row, setup, policy, then each metric as

@@ -1,9 +1,10 @@
 //! `spindle simulate --plot FILE.svg`: job completion time CDFs and map
 //! locality bars, one colour per policy.
 
-use anyhow::{Context, Result};
 use plotters::prelude::*;
 use spindle_sim::SimResult;
+
+use crate::{in_file, Result};
 
 /// The colours of every chart (`simulate --plot`, `repro --plot`), one per series.
 pub const COLOURS: [RGBColor; 10] = [
@@ -19,7 +20,12 @@ pub const COLOURS: [RGBColor; 10] = [
     RGBColor(23, 190, 207),
 ];
 
+/// Draws `runs` into the SVG file `path`.
 pub fn plot(path: &std::path::Path, runs: &[SimResult]) -> Result<()> {
+    draw(path, runs).map_err(in_file(path))
+}
+
+fn draw(path: &std::path::Path, runs: &[SimResult]) -> Result<()> {
     let root = SVGBackend::new(path, (1100, 450)).into_drawing_area();
     root.fill(&WHITE)?;
     let (left, right) = root.split_horizontally(620);
@@ -108,7 +114,6 @@ pub fn plot(path: &std::path::Path, runs: &[SimResult]) -> Result<()> {
         .border_style(BLACK)
         .background_style(WHITE.mix(0.8))
         .draw()?;
-    root.present()
-        .with_context(|| format!("writing plot {}", path.display()))?;
+    root.present()?;
     Ok(())
 }

@@ -14,7 +14,6 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
 use plotters::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -22,8 +21,8 @@ use spindle_core::plan::{accounting, check_assignment};
 use spindle_core::policy::labl::lower_bounds;
 use spindle_core::{CostModel, Planner, PolicyKind, Problem};
 
-use super::{metrics, setup, Opts, Report, Row};
 use crate::plot::COLOURS as PALETTE;
+use crate::{metrics, setup, Opts, Report, ReproError, Result, Row};
 
 const FIG5: &str = "labl-fig5-performance";
 const FIG6: &str = "labl-fig6-server-availability";
@@ -159,7 +158,10 @@ fn measure(
         let a = planner.plan(p, seed);
         let ms = start.elapsed().as_secs_f64() * 1e3;
         if let Err(e) = check_assignment(p, &a) {
-            bail!("policy {name} returned a bad plan: {e}");
+            return Err(ReproError::BadPlan {
+                policy: name.to_string(),
+                problem: e.to_string(),
+            });
         }
         let acc = accounting(p, &a);
         let s = sums.entry(name).or_default();
@@ -565,7 +567,7 @@ pub fn plot(path: &Path, reports: &[Report]) -> Result<()> {
     let fig5 = reports
         .iter()
         .find(|r| r.experiment == FIG5)
-        .context("no Fig. 5 results to plot")?;
+        .ok_or(ReproError::NothingToPlot("no Fig. 5 results"))?;
     let fig6 = reports.iter().find(|r| r.experiment == FIG6);
     let root = SVGBackend::new(path, (1100, 450)).into_drawing_area();
     root.fill(&WHITE)?;
@@ -686,8 +688,7 @@ pub fn plot(path: &Path, reports: &[Report]) -> Result<()> {
             .position(SeriesLabelPosition::UpperRight)
             .draw()?;
     }
-    root.present()
-        .with_context(|| format!("writing plot {}", path.display()))?;
+    root.present()?;
     Ok(())
 }
 

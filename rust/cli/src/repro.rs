@@ -1,0 +1,88 @@
+//! `spindle repro`: arguments, the progress bar and the output format; the
+//! experiments themselves are in `spindle-repro`.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use spindle_repro::{Opts, Paper};
+
+/// Which paper's experiments to rerun.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PaperArg {
+    /// Seed 000, Beaumont et al.: Sect. 7.2 (homogeneous) and 7.3 (heterogeneous).
+    Beaumont,
+    /// Seed 004, Jin et al. (BAR): Table IV and the computation-time figure.
+    Bar,
+    /// Seed 001, Agosta et al. (LABL): Sect. 4.
+    Labl,
+}
+
+impl PaperArg {
+    fn paper(self) -> Paper {
+        match self {
+            PaperArg::Beaumont => Paper::Beaumont,
+            PaperArg::Bar => Paper::Bar,
+            PaperArg::Labl => Paper::Labl,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ReproFormat {
+    Table,
+    Json,
+}
+
+#[derive(Args)]
+pub struct ReproArgs {
+    /// The paper whose experiments to rerun.
+    #[arg(value_enum)]
+    pub paper: PaperArg,
+    /// Runs per configuration (default: the paper's own count).
+    #[arg(long)]
+    pub runs: Option<usize>,
+    /// Tiny sizes and few runs: checks that every experiment runs, in seconds.
+    #[arg(long)]
+    pub quick: bool,
+    /// Seed of the random instances.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[arg(long, value_enum, default_value_t = ReproFormat::Table)]
+    pub format: ReproFormat,
+    /// Also draw the results as an SVG chart.
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+    /// No progress bar (it is also hidden when stderr is not a terminal).
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+pub fn run(args: &ReproArgs) -> Result<String> {
+    let progress = if args.no_progress {
+        ProgressBar::hidden()
+    } else {
+        let pb = ProgressBar::new(0);
+        pb.set_style(
+            ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} {elapsed}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        pb
+    };
+    let opts = Opts {
+        runs: args.runs,
+        quick: args.quick,
+        seed: args.seed,
+        progress,
+    };
+    let paper = args.paper.paper();
+    let reports = spindle_repro::run(paper, &opts)?;
+    if let Some(path) = &args.plot {
+        spindle_repro::plot(paper, path, &reports)?;
+    }
+    Ok(match args.format {
+        ReproFormat::Json => serde_json::to_string_pretty(&reports)? + "\n",
+        ReproFormat::Table => reports.iter().map(spindle_repro::table).collect(),
+    })
+}
