@@ -205,6 +205,10 @@ struct SimulateArgs {
     /// Keep only the first N jobs of the workload.
     #[arg(long)]
     max_jobs: Option<usize>,
+    /// Scale the gaps between submissions so that the cluster's offered load
+    /// is about U (0 < U <= 1); the utilisation reached is the `util` column.
+    #[arg(long, value_name = "U")]
+    load: Option<f64>,
     /// Policy to run; repeat for several (same cluster and workload each time).
     #[arg(long = "policy", short = 'p', default_values_t = ["hadoop-default".to_string(), "asm1".to_string()])]
     policies: Vec<String>,
@@ -412,7 +416,7 @@ fn cmd_simulate(a: SimulateArgs) -> Result<()> {
         Some(path) => spindle_sim::workload::read_job_file(path)?,
         None => Workload::parse(&a.workload)?.jobs(a.nodes, a.seed, None)?,
     };
-    let jobs: Vec<_> = jobs
+    let mut jobs: Vec<_> = jobs
         .into_iter()
         .take(a.max_jobs.unwrap_or(usize::MAX))
         .collect();
@@ -434,6 +438,10 @@ fn cmd_simulate(a: SimulateArgs) -> Result<()> {
         ..SimConfig::default()
     };
     cfg.set_slots(a.slots);
+    let load = match a.load {
+        Some(u) => Some(spindle_sim::scale_to_load(&mut jobs, &cfg, u)?),
+        None => None,
+    };
     if a.record_events.is_some() && policies.len() != 1 {
         bail!("--record-events records one policy; give exactly one --policy");
     }
@@ -466,10 +474,10 @@ fn cmd_simulate(a: SimulateArgs) -> Result<()> {
     }
     match a.format {
         Format::Json => {
-            let out = serde_json::json!({"seed": a.seed, "policies": runs});
+            let out = serde_json::json!({"seed": a.seed, "load": load, "policies": runs});
             emit(&(serde_json::to_string_pretty(&out)? + "\n"))
         }
-        Format::Table => emit(&simulate_table(&cfg, jobs.len(), &runs)),
+        Format::Table => emit(&simulate_table(&cfg, jobs.len(), load, &runs)),
     }
 }
 
@@ -548,7 +556,12 @@ fn progress_bar(message: &str) -> indicatif::ProgressBar {
     bar
 }
 
-fn simulate_table(cfg: &SimConfig, jobs: usize, runs: &[spindle_sim::SimResult]) -> String {
+fn simulate_table(
+    cfg: &SimConfig,
+    jobs: usize,
+    load: Option<spindle_sim::LoadScaling>,
+    runs: &[spindle_sim::SimResult],
+) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -559,6 +572,16 @@ fn simulate_table(cfg: &SimConfig, jobs: usize, runs: &[spindle_sim::SimResult])
         jobs,
         cfg.seed
     );
+    if let Some(l) = load {
+        let _ = writeln!(
+            s,
+            "--load {}: gaps between submissions scaled by {:.4} (estimated offered load {:.1} % -> {:.1} %; `util` is what each run reached).",
+            l.target,
+            l.factor,
+            100.0 * l.offered_before,
+            100.0 * l.target
+        );
+    }
     let _ = writeln!(
         s,
         "{:<16} {:>10} {:>9} {:>11} {:>8} {:>8} {:>8} {:>6} {:>10} {:>9}",

@@ -486,3 +486,52 @@ fn bench_all_errors_name_the_input() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("--input"), "{}", stderr(&o));
 }
+
+#[test]
+fn simulate_load_scales_arrivals_and_reports_the_utilisation_reached() {
+    let swim = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/data/swim/FB-2009_samples_24_times_1hr_0_first50jobs.tsv"
+    );
+    if !std::path::Path::new(swim).exists() {
+        eprintln!("skipped: {swim} is absent (the shared SWIM data)");
+        return;
+    }
+    let workload = format!("swim:{swim}");
+    let args = [
+        "simulate",
+        "--workload",
+        &workload,
+        "--nodes",
+        "20",
+        "-p",
+        "hadoop-default",
+        "--no-wall-clock",
+        "--format",
+        "json",
+    ];
+    let light = spindle(&args);
+    assert!(light.status.success(), "{}", stderr(&light));
+    let mut loaded_args = args.to_vec();
+    loaded_args.extend(["--load", "0.8"]);
+    let loaded = spindle(&loaded_args);
+    assert!(loaded.status.success(), "{}", stderr(&loaded));
+    let util = |o: &std::process::Output| {
+        let v: serde_json::Value = serde_json::from_str(&stdout(o)).unwrap();
+        v["policies"][0]["metrics"]["utilization"].as_f64().unwrap()
+    };
+    let v: serde_json::Value = serde_json::from_str(&stdout(&loaded)).unwrap();
+    assert_eq!(v["load"]["target"], 0.8);
+    assert!(v["load"]["factor"].as_f64().unwrap() < 1.0, "{v}");
+    assert!(
+        util(&loaded) > 2.0 * util(&light),
+        "compressed arrivals keep the cluster busier: {} vs {}",
+        util(&loaded),
+        util(&light)
+    );
+    let bad = spindle(&["simulate", "--load", "1.5", "--max-jobs", "2"]);
+    assert_eq!(
+        stderr(&bad).trim_end(),
+        "spindle: error: --load must be a number in (0, 1], got 1.5"
+    );
+}

@@ -19,10 +19,12 @@
 
 pub mod config;
 pub mod engine;
+pub mod load;
 pub mod report;
 pub mod workload;
 
 pub use config::{NetworkModel, SimConfig};
 pub use engine::{simulate, SimError, SimOutput, TaskRecord};
+pub use load::{scale_to_load, LoadScaling};
 pub use report::{JobResult, SimMetrics, SimResult};
 pub use workload::{JobSpec, Profile, Workload, WorkloadError};
