@@ -18,7 +18,7 @@ use std::collections::BinaryHeap;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::model::{NodeId, OrdF64, Problem, TaskId, NONE};
+use crate::model::{Csr, NodeId, OrdF64, Problem, TaskId, NONE};
 use crate::plan::Assignment;
 
 /// The state a rule sees when a slot is free.
@@ -101,6 +101,52 @@ impl<'p> ExecState<'p> {
     }
 }
 
+/// The extra slots of each node for list scheduling, materialised one at a
+/// time so that memory grows with the tasks started, not with the slot
+/// count (`"slots": 1e9` once meant 1e9 heap entries per node). A node never
+/// runs more tasks at once than the problem has, so `min(slots, tasks)`
+/// slots are as good as all of them.
+pub(crate) struct SpareSlots {
+    spare: Vec<u32>,
+}
+
+impl SpareSlots {
+    /// Every node's slots but the first (which the caller schedules itself).
+    pub(crate) fn new(problem: &Problem) -> SpareSlots {
+        let cap = problem.num_tasks().min(u32::MAX as usize) as u32;
+        SpareSlots {
+            spare: problem
+                .node_slots
+                .iter()
+                .map(|&s| s.min(cap).max(1) - 1)
+                .collect(),
+        }
+    }
+
+    /// A slot of `node` was taken at time `t`: whether another one is free at
+    /// the same time (a spare slot, free since the node's initial load),
+    /// which the caller then schedules at `t`.
+    #[inline]
+    pub(crate) fn another(&mut self, problem: &Problem, node: NodeId, t: f64) -> bool {
+        let s = &mut self.spare[node as usize];
+        if *s > 0 && t <= problem.node_load[node as usize] {
+            *s -= 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Nodes with spare slots never taken (free since their initial load).
+    pub(crate) fn left(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.spare
+            .iter()
+            .enumerate()
+            .filter(|(_, &s)| s > 0)
+            .map(|(p, _)| p as NodeId)
+    }
+}
+
 /// A policy's runtime decision.
 pub trait Rule {
     /// Called once before time starts (MAESTRO computes its first wave here).
@@ -155,16 +201,15 @@ pub fn execute(problem: &Problem, rule: &mut dyn Rule, seed: u64) -> Execution {
     let mut st = ExecState::new(problem);
     rule.init(&mut st, &mut rng);
     let mut events: BinaryHeap<Reverse<(OrdF64, bool, u64, NodeId)>> = BinaryHeap::new();
+    let mut spare = SpareSlots::new(problem);
     for p in 0..problem.num_nodes() as NodeId {
-        for _ in 0..problem.node_slots[p as usize].max(1) {
-            let key = (
-                OrdF64(problem.node_load[p as usize]),
-                !rule.has_planned(p),
-                rng.gen(),
-                p,
-            );
-            events.push(Reverse(key));
-        }
+        let key = (
+            OrdF64(problem.node_load[p as usize]),
+            !rule.has_planned(p),
+            rng.gen(),
+            p,
+        );
+        events.push(Reverse(key));
     }
     let mut order = Vec::with_capacity(n_tasks);
     let mut start = vec![0.0; n_tasks];
@@ -177,6 +222,9 @@ pub fn execute(problem: &Problem, rule: &mut dyn Rule, seed: u64) -> Execution {
             break;
         };
         st.now = now;
+        if spare.another(problem, p, now) {
+            events.push(Reverse((OrdF64(now), !rule.has_planned(p), rng.gen(), p)));
+        }
         let Some(t) = rule.pick(&st, p, &mut rng) else {
             idle.push((now, p));
             continue;
@@ -205,6 +253,10 @@ pub fn execute(problem: &Problem, rule: &mut dyn Rule, seed: u64) -> Execution {
             .map(|Reverse((t, _, _, p))| Reverse((t, p)))
             .chain(idle.into_iter().map(|(t, p)| Reverse((OrdF64(t), p))))
             .collect();
+        // A node's spare slots not yet taken wait behind one entry at its load.
+        for p in spare.left() {
+            slots.push(Reverse((OrdF64(problem.node_load[p as usize]), p)));
+        }
         for t in 0..n_tasks as TaskId {
             if started[t as usize] {
                 continue;
@@ -212,6 +264,9 @@ pub fn execute(problem: &Problem, rule: &mut dyn Rule, seed: u64) -> Execution {
             let Some(Reverse((OrdF64(now), p))) = slots.pop() else {
                 break;
             };
+            if spare.another(problem, p, now) {
+                slots.push(Reverse((OrdF64(now), p)));
+            }
             st.node_of[t as usize] = p;
             let dur = run_time(problem, t, p, &mut remote);
             start[t as usize] = now;
@@ -279,6 +334,116 @@ impl LocalLists {
             list.swap_remove(i);
         }
         None
+    }
+}
+
+/// Tasks grouped by their replica list (holders in the listed order). The
+/// locality-aware rules (LocAware, its clairvoyant form, MAESTRO's chunk
+/// weight) score a task by its holders alone, so a node's best task is the
+/// first unclaimed task of its best group: a pick costs the node's groups,
+/// not its tasks (with every task on one host, each pick scanned them all:
+/// quadratic). The first task in id order wins ties, as a scan in id order
+/// would pick.
+#[derive(Clone, Debug, Default)]
+pub struct ReplicaGroups {
+    /// Tasks of each group, in id order.
+    tasks: Csr,
+    /// A task of each group, for its replica list.
+    sample: Vec<TaskId>,
+    /// Tasks of each group before this position are claimed.
+    cursor: Vec<u32>,
+    /// Groups of each node.
+    node_groups: Csr,
+    /// Groups that may still hold an unclaimed task.
+    live: Vec<u32>,
+}
+
+impl ReplicaGroups {
+    pub fn new(problem: &Problem) -> ReplicaGroups {
+        let mut index: std::collections::HashMap<&[NodeId], u32> = Default::default();
+        let mut group_of = Vec::with_capacity(problem.num_tasks());
+        let mut sample = Vec::new();
+        for t in 0..problem.num_tasks() as TaskId {
+            let next = sample.len() as u32;
+            let g = *index.entry(problem.replicas(t)).or_insert(next);
+            if g == next {
+                sample.push(t);
+            }
+            group_of.push(g);
+        }
+        let groups = sample.len();
+        let mut rows: Vec<Vec<TaskId>> = vec![Vec::new(); groups];
+        for (t, &g) in group_of.iter().enumerate() {
+            rows[g as usize].push(t as TaskId);
+        }
+        let tasks = Csr::from_rows(rows);
+        let node_groups =
+            Csr::from_rows((0..groups).map(|g| problem.replicas(sample[g]).iter().copied()))
+                .transpose(problem.num_nodes());
+        ReplicaGroups {
+            tasks,
+            cursor: vec![0; groups],
+            live: (0..groups as u32).collect(),
+            sample,
+            node_groups,
+        }
+    }
+
+    /// The first unclaimed task of group `g`, or `NONE`.
+    fn first_free(&mut self, st: &ExecState, g: u32) -> TaskId {
+        let row = self.tasks.row(g as usize);
+        let c = &mut self.cursor[g as usize];
+        while let Some(&t) = row.get(*c as usize) {
+            if st.is_free(t) {
+                return t;
+            }
+            *c += 1;
+        }
+        NONE
+    }
+
+    /// Best of `groups` by `score` of a group's replica list; ties to the
+    /// lowest task id.
+    fn best_of(
+        &mut self,
+        st: &ExecState,
+        groups: &[u32],
+        score: &mut dyn FnMut(&[NodeId]) -> f64,
+    ) -> TaskId {
+        let (mut best, mut top) = (NONE, f64::NEG_INFINITY);
+        for &g in groups {
+            let t = self.first_free(st, g);
+            if t == NONE {
+                continue;
+            }
+            let s = score(st.problem.replicas(self.sample[g as usize]));
+            if s > top || (s == top && t < best) {
+                (best, top) = (t, s);
+            }
+        }
+        best
+    }
+
+    /// `node`'s unclaimed local task with the largest score, or `NONE`.
+    pub fn best_local(
+        &mut self,
+        st: &ExecState,
+        node: NodeId,
+        mut score: impl FnMut(&[NodeId]) -> f64,
+    ) -> TaskId {
+        let groups = std::mem::take(&mut self.node_groups);
+        let t = self.best_of(st, groups.row(node as usize), &mut score);
+        self.node_groups = groups;
+        t
+    }
+
+    /// The unclaimed task with the largest score anywhere, or `NONE`.
+    pub fn best_any(&mut self, st: &ExecState, mut score: impl FnMut(&[NodeId]) -> f64) -> TaskId {
+        let mut live = std::mem::take(&mut self.live);
+        live.retain(|&g| self.first_free(st, g) != NONE);
+        let t = self.best_of(st, &live, &mut score);
+        self.live = live;
+        t
     }
 }
 
