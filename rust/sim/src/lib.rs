@@ -23,6 +23,6 @@ pub mod report;
 pub mod workload;
 
 pub use config::{NetworkModel, SimConfig};
-pub use engine::{simulate, SimError, SimOutput, TaskRecord};
+pub use engine::{simulate, Progress, SimError, SimOutput, TaskRecord, HORIZON_MS};
 pub use report::{JobResult, SimMetrics, SimResult};
 pub use workload::{JobSpec, Profile, Workload, WorkloadError};
