@@ -204,7 +204,7 @@ fn input_errors_name_the_file_and_the_field() {
     let o = spindle(&["plan", "--input", "/nonexistent/inst.json"]);
     assert_eq!(
         stderr(&o).trim_end(),
-        "spindle: error: reading instance /nonexistent/inst.json: No such file or directory (os error 2)"
+        "spindle: error: instance /nonexistent/inst.json: cannot read: No such file or directory (os error 2)"
     );
     assert_eq!(
         plan_error("syntax.json", "{\"nodes\": [}"),
@@ -360,7 +360,7 @@ fn simulate_errors_name_the_input() {
     let o = spindle(&["simulate", "--network", "bar:x"]);
     assert_eq!(
         stderr(&o).trim_end(),
-        "spindle: error: --network must be `uplink` or `bar:Q` with Q >= 0 milliseconds, got \"bar:x\""
+        "spindle: error: --network must be `uplink` or `bar:Q` with Q a finite number >= 0 of milliseconds, got \"bar:x\""
     );
     let jobs = temp_file(
         "jobs.json",
