@@ -28,6 +28,12 @@ pub enum CoreError {
         count: usize,
         limit: usize,
     },
+    #[error("instance has {count} {what}, more than the limit of {limit}")]
+    TooMany {
+        what: &'static str,
+        count: usize,
+        limit: usize,
+    },
     #[error("task {task:?} appears twice")]
     DuplicateTask { task: String },
     #[error("task {task:?} names replica host {host:?}, which is not in \"nodes\"")]

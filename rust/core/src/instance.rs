@@ -39,6 +39,9 @@ pub mod limits {
     pub const RELEASE: (f64, f64) = (0.0, 1e12);
     /// Hosts in one `tasks[].replicas` (HDFS's `dfs.replication.max`).
     pub const REPLICAS: usize = 512;
+    /// Nodes, tasks, and replica entries in all: the dense ids are 32-bit.
+    pub const COUNT: usize = (u32::MAX - 1) as usize;
+    pub const EDGES: usize = (u32::MAX / 2) as usize;
 
     /// `Ok` when `v` is finite and within `range`, else the problem in words.
     pub fn check(v: f64, range: (f64, f64)) -> Result<(), String> {
@@ -180,6 +183,21 @@ impl Instance {
         } = file;
         if nodes.is_empty() {
             return Err(CoreError::NoNodes);
+        }
+        let task_count = tasks.len() + jobs.iter().map(|j| j.tasks.len()).sum::<usize>();
+        let edges = tasks
+            .iter()
+            .chain(jobs.iter().flat_map(|j| &j.tasks))
+            .map(|t| t.replicas.len())
+            .sum::<usize>();
+        for (what, count, limit) in [
+            ("nodes", nodes.len(), limits::COUNT),
+            ("tasks", task_count, limits::COUNT),
+            ("replica entries", edges, limits::EDGES),
+        ] {
+            if count > limit {
+                return Err(CoreError::TooMany { what, count, limit });
+            }
         }
         for (field, value) in [
             ("local", cost.local),

@@ -31,7 +31,15 @@ thread_local! {
 /// on their own thread.
 pub struct CountingAlloc;
 
+/// Bytes held by all threads together, and their peak (for work that
+/// spreads over threads: a reader thread, an async runtime's workers).
+static GLOBAL_LIVE: std::sync::atomic::AtomicIsize = std::sync::atomic::AtomicIsize::new(0);
+static GLOBAL_PEAK: std::sync::atomic::AtomicIsize = std::sync::atomic::AtomicIsize::new(0);
+
 fn add(delta: isize) {
+    use std::sync::atomic::Ordering::Relaxed;
+    let now = GLOBAL_LIVE.fetch_add(delta, Relaxed) + delta;
+    GLOBAL_PEAK.fetch_max(now, Relaxed);
     // try_with: the thread-locals may be gone while a thread shuts down.
     let _ = LIVE.try_with(|live| {
         let now = live.get() + delta;
@@ -82,6 +90,32 @@ pub fn reset_peak() -> isize {
 /// Peak bytes the current thread held since [`reset_peak`], above `base`.
 pub fn peak_since(base: isize) -> usize {
     PEAK.with(Cell::get).saturating_sub(base).max(0) as usize
+}
+
+/// Serialises [`bounded_all_threads`] runs so that they do not count each
+/// other's allocations.
+static ALL_THREADS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Like [`bounded`], but the memory bound covers every thread of the
+/// process while `f` runs (threads `f` starts, an async runtime). Other
+/// tests running meanwhile count too, so keep the bound well above what
+/// they allocate.
+pub fn bounded_all_threads<R, F>(what: &str, time: Duration, memory: usize, f: F) -> R
+where
+    R: Send + 'static,
+    F: FnOnce() -> R + Send + 'static,
+{
+    use std::sync::atomic::Ordering::Relaxed;
+    let _serial = ALL_THREADS.lock().unwrap_or_else(|e| e.into_inner());
+    let base = GLOBAL_LIVE.load(Relaxed);
+    GLOBAL_PEAK.store(base, Relaxed);
+    let r = bounded(what, time, usize::MAX, f);
+    let peak = (GLOBAL_PEAK.load(Relaxed) - base).max(0) as usize;
+    assert!(
+        peak <= memory,
+        "{what}: the process allocated up to {peak} bytes more, over the {memory}-byte bound"
+    );
+    r
 }
 
 /// What a bounded run used.
@@ -275,6 +309,16 @@ mod tests {
     fn bounded_catches_a_blow_up() {
         bounded("big", Duration::from_secs(10), 1 << 20, || {
             vec![0u8; 8 << 20].len()
+        });
+    }
+
+    #[test]
+    #[should_panic(expected = "the process allocated up to")]
+    fn bounded_all_threads_counts_other_threads() {
+        bounded_all_threads("threads", Duration::from_secs(10), 1 << 20, || {
+            std::thread::spawn(|| vec![0u8; 8 << 20].len())
+                .join()
+                .unwrap()
         });
     }
 
