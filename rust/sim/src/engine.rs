@@ -260,10 +260,14 @@ fn validate_jobs(cfg: &SimConfig, jobs: &[JobSpec]) -> Result<(), SimError> {
             0
         };
         tasks += u128::from(maps) + u128::from(j.reduces);
-        if tasks > cfg.max_tasks as u128 {
+        // Asks count in i32, as YARN's do, whatever --max-tasks says.
+        if tasks > cfg.max_tasks.min(i32::MAX as usize) as u128 {
             return bad(format!(
                 "job {:?} ({} bytes of input: {maps} maps, {} reduces) brings the workload past {} maps and reduces in all, the limit (--max-tasks)",
-                j.id, j.input_bytes, j.reduces, cfg.max_tasks
+                j.id,
+                j.input_bytes,
+                j.reduces,
+                cfg.max_tasks.min(i32::MAX as usize)
             ));
         }
     }
