@@ -892,7 +892,7 @@ pub const DEFAULTS: [(&str, &str); 22] = [
     (keys::RACK_ADDITIONAL_DELAY, "-1"),
     (keys::SEED, "1"),
     // Limits on what the readers take from outside; no cluster comes near
-    // them (conf/spindle-site.xml documents each).
+    // them (the README's table of limits documents each).
     (keys::TOPOLOGY_SCRIPT_TIMEOUT, "60s"),
     (keys::TOPOLOGY_SCRIPT_MAX_OUTPUT, "1m"),
     (keys::WEBHDFS_MAX_RESPONSE, "256m"),

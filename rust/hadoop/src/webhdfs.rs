@@ -270,6 +270,10 @@ pub enum WebHdfsError {
     },
     #[error("{root}: more than {limit} files and directories under it ({MAX_FILES_KEY})")]
     TooManyFiles { root: String, limit: usize },
+    #[error(
+        "{root}: more than {limit} blocks under it (the block limit: `spindle plan --max-tasks`)"
+    )]
+    TooManyBlocks { root: String, limit: usize },
     #[error("bad WebHDFS option {name}: {detail}")]
     BadOption { name: &'static str, detail: String },
     #[error("{namenode}: {op} {path}: cannot connect after {attempts} attempts: {detail}")]
@@ -353,6 +357,8 @@ pub struct WebHdfsOptions {
     pub max_depth: usize,
     /// Most files and directories the input walk visits.
     pub max_files: usize,
+    /// Most blocks read in all (`spindle plan` passes its `--max-tasks`).
+    pub max_blocks: usize,
 }
 
 impl std::fmt::Debug for WebHdfsOptions {
@@ -369,6 +375,7 @@ impl std::fmt::Debug for WebHdfsOptions {
             .field("max_response", &self.max_response)
             .field("max_depth", &self.max_depth)
             .field("max_files", &self.max_files)
+            .field("max_blocks", &self.max_blocks)
             .finish()
     }
 }
@@ -387,6 +394,7 @@ impl Default for WebHdfsOptions {
             max_response: 256 << 20,
             max_depth: 1000,
             max_files: 1_000_000,
+            max_blocks: 10_000_000,
         }
     }
 }
@@ -469,7 +477,9 @@ fn redact(text: &str) -> String {
 fn snippet(body: &[u8]) -> String {
     let s = redact(&String::from_utf8_lossy(body));
     let s = s.trim();
-    if s.chars().count() > 200 {
+    if s.is_empty() {
+        "(blank body)".into()
+    } else if s.chars().count() > 200 {
         format!("{}...", s.chars().take(200).collect::<String>())
     } else {
         s.to_string()
@@ -902,10 +912,25 @@ impl WebHdfs {
         let files = self.input_files(root).await?;
         let mut per_file = Vec::new();
         let mut rest = files.into_iter().enumerate();
+        let limit = self.inner.opts.max_blocks;
+        let mut total = 0usize;
+        let mut count = |n: usize| {
+            total += n;
+            if total > limit {
+                Err(WebHdfsError::TooManyBlocks {
+                    root: root.to_string(),
+                    limit,
+                })
+            } else {
+                Ok(())
+            }
+        };
         // The first file alone, so that a NameNode without
         // GETFILEBLOCKLOCATIONS is found out once, not once per file.
         if let Some((i, f)) = rest.next() {
-            per_file.push((i, self.block_locations(&f).await?));
+            let b = self.block_locations(&f).await?;
+            count(b.len())?;
+            per_file.push((i, b));
         }
         let mut set = tokio::task::JoinSet::new();
         for (i, f) in rest {
@@ -919,7 +944,9 @@ impl WebHdfs {
                 path: root.into(),
                 detail: e.to_string(),
             })?;
-            per_file.push((i, r?));
+            let b = r?;
+            count(b.len())?;
+            per_file.push((i, b));
         }
         per_file.sort_by_key(|(i, _)| *i);
         Ok(per_file.into_iter().flat_map(|(_, b)| b).collect())
