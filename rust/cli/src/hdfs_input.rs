@@ -125,6 +125,7 @@ pub fn load(a: &HdfsArgs, limits: &crate::Limits) -> Result<Option<ClusterInput>
             max_response: settings.webhdfs_max_response,
             max_depth: settings.webhdfs_max_depth,
             max_files: settings.webhdfs_max_files,
+            max_blocks: limits.max_tasks,
         };
         let b = fetch_input_blocks(opts, path).context("reading block locations over WebHDFS")?;
         (b, format!("{} on {}", path, namenodes.join(",")))
