@@ -397,3 +397,214 @@ fn float_flags_take_any_magnitude() {
         }
     }
 }
+
+/// A raw HTTP server on 127.0.0.1 that answers every request with `status`
+/// and a body of `len` spaces, `chunk` bytes a write with `pause` between
+/// writes, without a Content-Length; it stops writing when the client hangs up.
+fn raw_server(status: u16, len: u64, chunk: usize, pause: Duration) -> String {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for conn in listener.incoming().flatten() {
+            std::thread::spawn(move || {
+                let mut conn = conn;
+                let mut head = Vec::new();
+                let mut buf = [0u8; 1024];
+                while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match conn.read(&mut buf) {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => head.extend_from_slice(&buf[..n]),
+                    }
+                }
+                let start = format!(
+                    "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n"
+                );
+                if conn.write_all(start.as_bytes()).is_err() {
+                    return;
+                }
+                let block = vec![b' '; chunk];
+                let mut left = len;
+                while left > 0 {
+                    let n = left.min(chunk as u64) as usize;
+                    if conn.write_all(&block[..n]).is_err() {
+                        return;
+                    }
+                    left -= n as u64;
+                    if !pause.is_zero() {
+                        let _ = conn.flush();
+                        std::thread::sleep(pause);
+                    }
+                }
+            });
+        }
+    });
+    url
+}
+
+/// A configuration directory with `spindle-site.xml` (and `core-site.xml`
+/// when given) holding these properties.
+fn conf_dir(name: &str, spindle: &[(&str, &str)], core: &[(&str, &str)]) -> String {
+    let d = scratch_dir(&format!("hostile-conf-{name}"));
+    let xml = |props: &[(&str, &str)]| {
+        let body: String = props
+            .iter()
+            .map(|(k, v)| format!("<property><name>{k}</name><value>{v}</value></property>\n"))
+            .collect();
+        format!("<?xml version=\"1.0\"?>\n<configuration>\n{body}</configuration>\n")
+    };
+    std::fs::write(d.join("spindle-site.xml"), xml(spindle)).unwrap();
+    if !core.is_empty() {
+        std::fs::write(d.join("core-site.xml"), xml(core)).unwrap();
+    }
+    d.to_str().unwrap().to_string()
+}
+
+const FSCK: &str = "/in/f 134217728 bytes, replicated: replication=1, 1 block(s):  OK\n0. BP-1:blk_1_1 len=134217728 Live_repl=1  [DatanodeInfoWithStorage[10.0.0.1:9866,DS-a,DISK]]\n";
+
+// Item 11 through `spindle plan --conf-dir`: a topology script that sleeps.
+#[test]
+fn a_sleeping_topology_script_is_killed() {
+    let fsck = write("one.fsck", FSCK);
+    let script = write("sleep.sh", "#!/bin/sh\nsleep 600\n");
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let d = conf_dir(
+        "script",
+        &[("spindle.topology.script.timeout", "1s")],
+        &[("net.topology.script.file.name", &script)],
+    );
+    let e = error(&["plan", "--fsck", &fsck, "--conf-dir", &d], 64);
+    assert!(e.contains(": still running after "), "{e}");
+    assert!(
+        e.contains(
+            "past the 1000 ms limit (spindle.topology.script.timeout), for hosts 10.0.0.1; killed"
+        ),
+        "{e}"
+    );
+}
+
+// Item 15: each file includes the next three times, 16 deep.
+#[test]
+fn an_xinclude_fan_out_is_refused() {
+    let fsck = write("fan.fsck", FSCK);
+    let fan = scratch_dir("hostile-fanout");
+    for i in 0..16 {
+        let inc = format!("<xi:include href=\"f{}.xml\"/>", i + 1);
+        std::fs::write(
+            fan.join(format!("f{i}.xml")),
+            format!("<configuration xmlns:xi=\"http://www.w3.org/2001/XInclude\">{inc}{inc}{inc}</configuration>"),
+        )
+        .unwrap();
+    }
+    std::fs::write(fan.join("f16.xml"), "<configuration/>").unwrap();
+    std::fs::copy(fan.join("f0.xml"), fan.join("core-site.xml")).unwrap();
+    let e = error(
+        &["plan", "--fsck", &fsck, "--conf-dir", fan.to_str().unwrap()],
+        64,
+    );
+    assert!(
+        e.ends_with("more than 256 includes for one resource (an include fan-out?)"),
+        "{e}"
+    );
+}
+
+// Item 16: a bad spindle.policy names the file, the line and the key.
+#[test]
+fn a_bad_configured_policy_names_file_and_key() {
+    let fsck = write("policy.fsck", FSCK);
+    let d = conf_dir("policy", &[("spindle.policy", "fifo")], &[]);
+    let e = error(&["plan", "--fsck", &fsck, "--conf-dir", &d], 64);
+    assert!(
+        e.starts_with(&format!("spindle: error: Hadoop configuration: {d}/spindle-site.xml:3: property spindle.policy: \"fifo\" is not a policy; known policies: asm1,")),
+        "{e}"
+    );
+}
+
+// Item 12 through `spindle plan --webhdfs`: a listing without end.
+#[test]
+fn an_endless_webhdfs_listing_stops_at_the_depth_limit() {
+    use spindle_hadoop::fake_namenode::{sample_namespace, FakeNameNode, Handler, Response};
+    // A listing that always holds a directory `x`.
+    let h: Handler = std::sync::Arc::new(|r| {
+        let dir = serde_json::json!({"pathSuffix": "x", "type": "DIRECTORY", "length": 0});
+        match r.op.as_str() {
+            "LISTSTATUS" => Some(Response::json(
+                200,
+                serde_json::json!({"FileStatuses": {"FileStatus": [dir]}}).to_string(),
+            )),
+            _ => None,
+        }
+    });
+    let nn = FakeNameNode::start(sample_namespace("/in", 1, 1, 3), Some(h)).unwrap();
+    let d = conf_dir("depth", &[("spindle.webhdfs.max-depth", "30")], &[]);
+    let e = error(
+        &[
+            "plan",
+            "--webhdfs",
+            &nn.url(),
+            "--path",
+            "/in",
+            "--conf-dir",
+            &d,
+        ],
+        64,
+    );
+    assert!(
+        e.ends_with("deeper than 30 directory levels under /in (spindle.webhdfs.max-depth)"),
+        "{e}"
+    );
+}
+
+// Item 13: a 2 GB body took 6.3 GB.
+#[test]
+fn a_huge_webhdfs_body_is_cut_at_the_limit() {
+    let url = raw_server(200, 2 << 30, 1 << 16, Duration::ZERO);
+    let d = conf_dir("body", &[("spindle.webhdfs.max-response", "4m")], &[]);
+    let e = error(
+        &["plan", "--webhdfs", &url, "--path", "/in", "--conf-dir", &d],
+        64,
+    );
+    assert!(
+        e.ends_with(
+            "GETFILESTATUS /in: response larger than 4194304 bytes (spindle.webhdfs.max-response)"
+        ),
+        "{e}"
+    );
+}
+
+// Item 13: a server trickling one byte every 100 ms is timed out after the
+// request's bound (connect + 5 reads), and the message says how long it
+// took; a zero timeout is refused up front.
+#[test]
+fn webhdfs_timeouts_say_how_long_it_took() {
+    let url = raw_server(200, 1000, 1, Duration::from_millis(100));
+    let d = conf_dir(
+        "trickle",
+        &[
+            ("spindle.webhdfs.connect-timeout", "300ms"),
+            ("spindle.webhdfs.read-timeout", "300ms"),
+        ],
+        &[],
+    );
+    let e = error(
+        &["plan", "--webhdfs", &url, "--path", "/in", "--conf-dir", &d],
+        64,
+    );
+    let after: f64 = e
+        .split("timed out after ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("{e}"));
+    assert!(after >= 1.7, "the time it took, not the read timeout: {e}");
+    // A zero timeout is a configuration error, before any request.
+    let d = conf_dir("zero", &[("spindle.webhdfs.read-timeout", "0")], &[]);
+    let e = error(
+        &["plan", "--webhdfs", &url, "--path", "/in", "--conf-dir", &d],
+        64,
+    );
+    assert!(
+        e.ends_with("spindle-site.xml:3: property spindle.webhdfs.read-timeout: \"0\" must be longer than 0"),
+        "{e}"
+    );
+}
