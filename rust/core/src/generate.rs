@@ -55,10 +55,16 @@ pub fn generate(spec: &GenSpec) -> Result<InstanceFile, CoreError> {
         )));
     }
     if spec.replicas == 0 || spec.replicas > spec.nodes.min(limits::REPLICAS) {
+        let most = if spec.nodes <= limits::REPLICAS {
+            format!("--nodes ({})", spec.nodes)
+        } else {
+            format!(
+                "{} (the instance limit, HDFS's dfs.replication.max)",
+                limits::REPLICAS
+            )
+        };
         return Err(CoreError::BadGenerator(format!(
-            "--replicas must be between 1 and --nodes ({}) or {} (the instance limit, HDFS's dfs.replication.max), got {}",
-            spec.nodes,
-            limits::REPLICAS,
+            "--replicas must be between 1 and {most}, got {}",
             spec.replicas
         )));
     }

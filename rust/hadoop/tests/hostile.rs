@@ -270,12 +270,8 @@ fn webhdfs_bodies_and_timeouts_are_bounded() {
         c.file_status(DIR).await.unwrap_err()
     })
     .to_string();
-    let after: f64 = e
-        .split("timed out after ")
-        .nth(1)
-        .and_then(|r| r.split(' ').next())
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("{e}"));
+    let after =
+        spindle_testkit::number_after(&e, "timed out after ").unwrap_or_else(|| panic!("{e}"));
     assert!(after >= 1.7, "the elapsed time, not the read timeout: {e}");
     assert!(
         e.ends_with(" s (connect timeout 0.3 s, read timeout 0.3 s per read, 1.8 s per request)"),

@@ -256,6 +256,12 @@ pub fn run_bounded(cmd: &mut Command, time: Duration) -> ProcessRun {
     }
 }
 
+/// The number right after `marker` in `text` ("timed out after 1.8 s" with
+/// marker "timed out after " gives 1.8).
+pub fn number_after(text: &str, marker: &str) -> Option<f64> {
+    text.split(marker).nth(1)?.split(' ').next()?.parse().ok()
+}
+
 /// Values that break naive float code: zero, subnormals, the extremes, and
 /// the integer limits as floats.
 pub const HOSTILE_F64: [f64; 14] = [

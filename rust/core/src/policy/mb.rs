@@ -115,12 +115,7 @@ impl LocalFlow {
         if self.dead[s0 as usize] {
             return false;
         }
-        self.epoch = self.epoch.wrapping_add(1);
-        if self.epoch == 0 {
-            self.stamp.fill(0);
-            self.epoch = 1;
-        }
-        let epoch = self.epoch;
+        let epoch = next_epoch(&mut self.epoch, &mut self.stamp);
         self.stack.clear();
         self.touched.clear();
         self.stack.push(s0);
@@ -174,6 +169,17 @@ impl LocalFlow {
         self.assigned += 1;
         self.path.reverse();
     }
+}
+
+/// A fresh stamp value: `stamps[i] == epoch` marks i in the current round
+/// without clearing the array each round (cleared only when the counter wraps).
+fn next_epoch(epoch: &mut u32, stamps: &mut [u32]) -> u32 {
+    *epoch = epoch.wrapping_add(1);
+    if *epoch == 0 {
+        stamps.fill(0);
+        *epoch = 1;
+    }
+    *epoch
 }
 
 /// The MaxCover-BalAssign planner.
@@ -426,12 +432,7 @@ impl BalAssign {
         }
         self.cursor.clear();
         self.cursor.extend_from_slice(&self.offsets[..n]);
-        self.epoch = self.epoch.wrapping_add(1);
-        if self.epoch == 0 {
-            self.taken.fill(0);
-            self.epoch = 1;
-        }
-        let epoch = self.epoch;
+        let epoch = next_epoch(&mut self.epoch, &mut self.taken);
         self.choice.clear();
         for v in [&mut self.local_add, &mut self.remote_add] {
             v.clear();
