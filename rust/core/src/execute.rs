@@ -337,90 +337,141 @@ impl LocalLists {
     }
 }
 
+/// A multiply-rotate hasher for the replica-list keys of [`ReplicaGroups`]
+/// (SipHash's resistance to chosen keys buys nothing for a local index).
+#[derive(Clone, Copy, Default)]
+struct FastHash;
+
+impl std::hash::BuildHasher for FastHash {
+    type Hasher = FastHasher;
+    fn build_hasher(&self) -> FastHasher {
+        FastHasher(0)
+    }
+}
+
+struct FastHasher(u64);
+
+impl std::hash::Hasher for FastHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+}
+
 /// Tasks grouped by their replica list (holders in the listed order). The
 /// locality-aware rules (LocAware, its clairvoyant form, MAESTRO's chunk
 /// weight) score a task by its holders alone, so a node's best task is the
 /// first unclaimed task of its best group: a pick costs the node's groups,
 /// not its tasks (with every task on one host, each pick scanned them all:
-/// quadratic). The first task in id order wins ties, as a scan in id order
-/// would pick.
+/// quadratic). Each list holds one task per group, its representative; a
+/// claimed representative is replaced by its group's next unclaimed task,
+/// and a group without one drops out, so that with one task per group
+/// (random placement) the lists are plain task lists. The first task in id
+/// order wins ties, as a scan in id order would pick.
 #[derive(Clone, Debug, Default)]
 pub struct ReplicaGroups {
+    /// Group of each task; `NONE` for a task alone in its group, which
+    /// has no next task to look up once claimed.
+    group_of: Vec<u32>,
     /// Tasks of each group, in id order.
     tasks: Csr,
-    /// A task of each group, for its replica list.
-    sample: Vec<TaskId>,
     /// Tasks of each group before this position are claimed.
     cursor: Vec<u32>,
-    /// Groups of each node.
-    node_groups: Csr,
-    /// Groups that may still hold an unclaimed task.
-    live: Vec<u32>,
+    /// Per node, a representative of each of its groups still live.
+    node_lists: Vec<Vec<TaskId>>,
+    /// A representative of every live group.
+    live: Vec<TaskId>,
 }
 
 impl ReplicaGroups {
     pub fn new(problem: &Problem) -> ReplicaGroups {
-        let mut index: std::collections::HashMap<&[NodeId], u32> = Default::default();
+        let mut index: std::collections::HashMap<&[NodeId], u32, FastHash> = Default::default();
         let mut group_of = Vec::with_capacity(problem.num_tasks());
-        let mut sample = Vec::new();
+        let mut first: Vec<TaskId> = Vec::new();
         for t in 0..problem.num_tasks() as TaskId {
-            let next = sample.len() as u32;
+            let next = first.len() as u32;
             let g = *index.entry(problem.replicas(t)).or_insert(next);
             if g == next {
-                sample.push(t);
+                first.push(t);
             }
             group_of.push(g);
         }
-        let groups = sample.len();
-        let mut rows: Vec<Vec<TaskId>> = vec![Vec::new(); groups];
-        for (t, &g) in group_of.iter().enumerate() {
-            rows[g as usize].push(t as TaskId);
+        // Tasks by group, in id order, without a vector per group.
+        let tasks = Csr::from_rows(group_of.iter().map(|&g| [g])).transpose(first.len());
+        for g in &mut group_of {
+            if tasks.degree(*g as usize) == 1 {
+                *g = NONE;
+            }
         }
-        let tasks = Csr::from_rows(rows);
-        let node_groups =
-            Csr::from_rows((0..groups).map(|g| problem.replicas(sample[g]).iter().copied()))
-                .transpose(problem.num_nodes());
+        let by_node = Csr::from_rows(first.iter().map(|&t| problem.replicas(t).iter().copied()))
+            .transpose(problem.num_nodes());
+        let node_lists = (0..problem.num_nodes())
+            .map(|n| by_node.row(n).iter().map(|&g| first[g as usize]).collect())
+            .collect();
         ReplicaGroups {
+            group_of,
             tasks,
-            cursor: vec![0; groups],
-            live: (0..groups as u32).collect(),
-            sample,
-            node_groups,
+            cursor: vec![0; first.len()],
+            node_lists,
+            live: first,
         }
     }
 
-    /// The first unclaimed task of group `g`, or `NONE`.
-    fn first_free(&mut self, st: &ExecState, g: u32) -> TaskId {
-        let row = self.tasks.row(g as usize);
-        let c = &mut self.cursor[g as usize];
-        while let Some(&t) = row.get(*c as usize) {
-            if st.is_free(t) {
-                return t;
+    /// The first unclaimed task of claimed task `t`'s group, or `NONE`.
+    #[cold]
+    #[inline(never)]
+    fn next_in_group(&mut self, st: &ExecState, t: TaskId) -> TaskId {
+        let g = self.group_of[t as usize];
+        if g == NONE {
+            return NONE;
+        }
+        let g = g as usize;
+        let row = self.tasks.row(g);
+        let c = &mut self.cursor[g];
+        while let Some(&u) = row.get(*c as usize) {
+            if st.is_free(u) {
+                return u;
             }
             *c += 1;
         }
         NONE
     }
 
-    /// Best of `groups` by `score` of a group's replica list; ties to the
-    /// lowest task id.
+    /// Best of `list` by `score` of a task's replica list, ties to the
+    /// lowest task id; representatives are brought up to date and exhausted
+    /// groups dropped (for good: tasks are never unclaimed).
     fn best_of(
         &mut self,
         st: &ExecState,
-        groups: &[u32],
+        list: &mut Vec<TaskId>,
         score: &mut dyn FnMut(&[NodeId]) -> f64,
     ) -> TaskId {
         let (mut best, mut top) = (NONE, f64::NEG_INFINITY);
-        for &g in groups {
-            let t = self.first_free(st, g);
-            if t == NONE {
-                continue;
+        list.retain_mut(|t| {
+            if !st.is_free(*t) {
+                *t = self.next_in_group(st, *t);
+                if *t == NONE {
+                    return false;
+                }
             }
-            let s = score(st.problem.replicas(self.sample[g as usize]));
-            if s > top || (s == top && t < best) {
-                (best, top) = (t, s);
+            let s = score(st.problem.replicas(*t));
+            if s > top || (s == top && *t < best) {
+                (best, top) = (*t, s);
             }
-        }
+            true
+        });
         best
     }
 
@@ -431,17 +482,28 @@ impl ReplicaGroups {
         node: NodeId,
         mut score: impl FnMut(&[NodeId]) -> f64,
     ) -> TaskId {
-        let groups = std::mem::take(&mut self.node_groups);
-        let t = self.best_of(st, groups.row(node as usize), &mut score);
-        self.node_groups = groups;
+        let mut list = std::mem::take(&mut self.node_lists[node as usize]);
+        let t = self.best_of(st, &mut list, &mut score);
+        self.node_lists[node as usize] = list;
         t
     }
 
     /// The unclaimed task with the largest score anywhere, or `NONE`.
     pub fn best_any(&mut self, st: &ExecState, mut score: impl FnMut(&[NodeId]) -> f64) -> TaskId {
+        // With about one task a group (random placement) the pending list,
+        // kept exact by the executor, is the cheaper scan.
+        if self.live.len() > st.pending().len() / 2 {
+            let (mut best, mut top) = (NONE, f64::NEG_INFINITY);
+            for &t in st.pending() {
+                let s = score(st.problem.replicas(t));
+                if s > top || (s == top && t < best) {
+                    (best, top) = (t, s);
+                }
+            }
+            return best;
+        }
         let mut live = std::mem::take(&mut self.live);
-        live.retain(|&g| self.first_free(st, g) != NONE);
-        let t = self.best_of(st, &live, &mut score);
+        let t = self.best_of(st, &mut live, &mut score);
         self.live = live;
         t
     }

@@ -24,11 +24,8 @@
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use crate::execute::{execute, ExecState, ReplicaGroups, Rule};
-use crate::model::{NodeId, OrdF64, Problem, TaskId, NONE};
+use crate::model::{NodeId, Problem, TaskId, NONE};
 use crate::plan::Assignment;
 use crate::policy::Planner;
 
@@ -184,6 +181,62 @@ fn shift_rows(
     }
 }
 
+/// The smallest (key, node) among the nodes set, in O(1), with O(log n)
+/// updates. Ties go to the lower node, as a scan in node order would pick;
+/// -0.0 counts as 0.0.
+struct MinTree {
+    size: usize,
+    /// Leaves at `size..2 * size`; `NONE` marks an empty slot.
+    slot: Vec<(f64, NodeId)>,
+}
+
+impl MinTree {
+    fn new(n: usize) -> MinTree {
+        let size = n.next_power_of_two().max(1);
+        MinTree {
+            size,
+            slot: vec![(f64::INFINITY, NONE); 2 * size],
+        }
+    }
+
+    fn better(a: (f64, NodeId), b: (f64, NodeId)) -> (f64, NodeId) {
+        if b.1 == NONE {
+            return a;
+        }
+        if a.1 == NONE {
+            return b;
+        }
+        match a.0.total_cmp(&b.0) {
+            std::cmp::Ordering::Less => a,
+            std::cmp::Ordering::Greater => b,
+            std::cmp::Ordering::Equal if a.1 <= b.1 => a,
+            std::cmp::Ordering::Equal => b,
+        }
+    }
+
+    fn put(&mut self, j: NodeId, v: (f64, NodeId)) {
+        let mut i = self.size + j as usize;
+        self.slot[i] = v;
+        while i > 1 {
+            i /= 2;
+            self.slot[i] = MinTree::better(self.slot[2 * i], self.slot[2 * i + 1]);
+        }
+    }
+
+    fn set(&mut self, j: NodeId, key: f64) {
+        self.put(j, (key + 0.0, j));
+    }
+
+    fn clear(&mut self, j: NodeId) {
+        self.put(j, (f64::INFINITY, NONE));
+    }
+
+    fn min(&self) -> Option<NodeId> {
+        let (_, j) = self.slot[1];
+        (j != NONE).then_some(j)
+    }
+}
+
 /// The unclaimed local task of `node` with the largest chunk weight.
 fn heaviest_chunk(groups: &mut ReplicaGroups, st: &ExecState, node: NodeId) -> TaskId {
     groups.best_local(st, node, |r| -inverse_hcn(st, r))
@@ -198,23 +251,41 @@ impl Rule for MaestroRule {
         // chosen: a choice changes HCN of the task's holders and Sc among
         // them, so only the terms in those holders' rows of Sc move (O(row)
         // per choice instead of O(|P|^2)). The node with the smallest NodeW
-        // comes from a heap whose stale entries are skipped (a scan of every
-        // node per choice was O(|P|^2) over the wave).
+        // comes from a tournament tree updated for the nodes that moved (a
+        // scan of every node per choice was O(|P|^2) over the wave).
         let mut w: Vec<f64> = (0..n as NodeId).map(|j| node_weight(&sc, st, j)).collect();
-        // +0.0 folds -0.0 into 0.0, which total_cmp would order apart.
-        let key = |w: f64, j: NodeId| Reverse((OrdF64(w + 0.0), j));
-        let mut heap: BinaryHeap<Reverse<(OrdF64, NodeId)>> = (0..n as NodeId)
-            .filter(|&j| st.local_left(j) > 0)
-            .map(|j| key(w[j as usize], j))
-            .collect();
         let mut done = vec![false; n];
+        // A choice moves the weights of about r x (sharing nodes per node)
+        // nodes: the tree pays log |P| for each, a scan |P| in all. Dense
+        // sharing on few nodes favours the scan, sparse sharing on many the
+        // tree.
+        let moved_per_choice = 3.0 * sc.node.len() as f64 / n.max(1) as f64;
+        let use_tree = moved_per_choice * (n.max(2) as f64).log2() < n as f64;
+        let mut tree = MinTree::new(if use_tree { n } else { 0 });
+        for j in 0..n as NodeId {
+            if use_tree && st.local_left(j) > 0 {
+                tree.set(j, w[j as usize]);
+            }
+        }
+        let scan = |w: &[f64], done: &[bool], st: &ExecState| -> Option<NodeId> {
+            let mut best = None;
+            let mut lowest = f64::INFINITY;
+            for j in 0..n as NodeId {
+                if !done[j as usize] && st.local_left(j) > 0 && w[j as usize] < lowest {
+                    lowest = w[j as usize];
+                    best = Some(j);
+                }
+            }
+            best
+        };
         let mut holders: Vec<NodeId> = Vec::new();
         let mut moved: Vec<NodeId> = Vec::new();
-        while let Some(Reverse((OrdF64(wj), best))) = heap.pop() {
+        while let Some(best) = if use_tree {
+            tree.min()
+        } else {
+            scan(&w, &done, st)
+        } {
             let b = best as usize;
-            if done[b] || st.local_left(best) == 0 || wj != w[b] + 0.0 {
-                continue;
-            }
             let t = heaviest_chunk(&mut self.groups, st, best);
             holders.clear();
             holders.extend_from_slice(problem.replicas(t));
@@ -246,11 +317,14 @@ impl Rule for MaestroRule {
             }
             self.first[b] = t;
             done[b] = true;
+            moved.push(best);
             moved.sort_unstable();
             moved.dedup();
-            for &j in &moved {
-                if !done[j as usize] && st.local_left(j) > 0 {
-                    heap.push(key(w[j as usize], j));
+            for &j in moved.iter().filter(|_| use_tree) {
+                if done[j as usize] || st.local_left(j) == 0 {
+                    tree.clear(j);
+                } else {
+                    tree.set(j, w[j as usize]);
                 }
             }
         }
@@ -421,6 +495,38 @@ mod tests {
         st.reserve(0, 0);
         let mut groups = ReplicaGroups::new(&p);
         assert_eq!(heaviest_chunk(&mut groups, &st, 0), 1);
+    }
+
+    #[test]
+    fn min_tree_agrees_with_a_scan() {
+        let mut rng: ChaCha8Rng = rand::SeedableRng::seed_from_u64(7);
+        for n in [1usize, 2, 5, 16, 37] {
+            let mut tree = MinTree::new(n);
+            let mut keys: Vec<Option<f64>> = vec![None; n];
+            for _ in 0..200 {
+                let j = rng.gen_range(0..n);
+                if rng.gen_bool(0.2) {
+                    tree.clear(j as NodeId);
+                    keys[j] = None;
+                } else {
+                    // Few distinct values, and both zeros, so that ties matter.
+                    let k = [-0.0, 0.0, 1.0, -2.5, 3.0][rng.gen_range(0..5)];
+                    tree.set(j as NodeId, k);
+                    keys[j] = Some(k);
+                }
+                let mut want = None;
+                let mut lowest = f64::INFINITY;
+                for (i, k) in keys.iter().enumerate() {
+                    if let Some(k) = k {
+                        if *k < lowest {
+                            lowest = *k;
+                            want = Some(i as NodeId);
+                        }
+                    }
+                }
+                assert_eq!(tree.min(), want, "n {n}, keys {keys:?}");
+            }
+        }
     }
 
     #[test]
