@@ -7,7 +7,8 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use spindle_core::Instance;
-use spindle_hadoop::conf::{Configuration, Settings};
+use spindle_hadoop::conf::{keys, Configuration, Settings};
+use spindle_hadoop::input::{read_bounded, read_text_bounded};
 use spindle_hadoop::webhdfs::{fetch_input_blocks, WebHdfsOptions};
 use spindle_hadoop::{parse_fsck, parse_split_meta_info, splits_to_blocks, to_instance, Topology};
 
@@ -61,7 +62,7 @@ impl HdfsArgs {
 
 /// Reads the instance the arguments name; `None` when none of the cluster
 /// inputs is given.
-pub fn load(a: &HdfsArgs) -> Result<Option<ClusterInput>> {
+pub fn load(a: &HdfsArgs, limits: &crate::Limits) -> Result<Option<ClusterInput>> {
     if !a.given() {
         return Ok(None);
     }
@@ -83,14 +84,23 @@ pub fn load(a: &HdfsArgs) -> Result<Option<ClusterInput>> {
         }
         None => None,
     };
+    // Local files are size-checked before they are read.
     let (blocks, source) = if let Some(f) = &a.fsck {
-        let text = std::fs::read_to_string(f)
-            .with_context(|| format!("reading fsck output {}", f.display()))?;
+        let text = read_text_bounded(
+            f,
+            limits.max_input_bytes,
+            "fsck output",
+            "--max-input-bytes",
+        )?;
         let b = parse_fsck(&text).with_context(|| format!("fsck output {}", f.display()))?;
         (b, format!("fsck {}", f.display()))
     } else if let Some(f) = &a.splits {
-        let bytes =
-            std::fs::read(f).with_context(|| format!("reading split file {}", f.display()))?;
+        // Hadoop's own limit on the file, unless set to -1 (none).
+        let (limit, name) = match settings.split_metainfo_maxsize {
+            Some(n) => (n, keys::SPLIT_METAINFO_MAXSIZE),
+            None => (limits.max_input_bytes, "--max-input-bytes"),
+        };
+        let bytes = read_bounded(f, limit, "split file", name)?;
         let s =
             parse_split_meta_info(&bytes).with_context(|| format!("split file {}", f.display()))?;
         (splits_to_blocks(&s), format!("splits {}", f.display()))
@@ -112,12 +122,30 @@ pub fn load(a: &HdfsArgs) -> Result<Option<ClusterInput>> {
             retries: 3,
             backoff: Duration::from_millis(200),
             concurrency: 16,
+            max_response: settings.webhdfs_max_response,
+            max_depth: settings.webhdfs_max_depth,
+            max_files: settings.webhdfs_max_files,
+            max_blocks: limits.max_tasks,
         };
         let b = fetch_input_blocks(opts, path).context("reading block locations over WebHDFS")?;
         (b, format!("{} on {}", path, namenodes.join(",")))
     };
+    if blocks.len() > limits.max_tasks {
+        bail!(
+            "{source}: {} blocks is more than the limit of {} tasks (--max-tasks)",
+            blocks.len(),
+            limits.max_tasks
+        );
+    }
     let file = to_instance(&blocks, topology.as_ref(), settings.cost)
         .with_context(|| format!("building the instance from {source}"))?;
+    if file.nodes.len() > limits.max_nodes {
+        bail!(
+            "{source}: {} datanodes is more than the limit of {} nodes (--max-nodes)",
+            file.nodes.len(),
+            limits.max_nodes
+        );
+    }
     let instance = Instance::from_file(file).with_context(|| format!("instance from {source}"))?;
     Ok(Some(ClusterInput {
         instance,

@@ -27,6 +27,43 @@ mod repro;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    #[command(flatten)]
+    limits: Limits,
+}
+
+/// Bounds on what a command takes from outside. The defaults are beyond any
+/// real cluster or job; a larger input is refused with an error naming the
+/// flag, rather than exhausting the machine.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct Limits {
+    /// Largest input file read (instance, job file, SWIM trace, fsck output), in bytes.
+    #[arg(long, global = true, value_name = "BYTES", default_value_t = 512 << 20)]
+    pub max_input_bytes: u64,
+    /// Most nodes in a generated, planned or simulated cluster.
+    #[arg(long, global = true, value_name = "N", default_value_t = spindle_sim::config::DEFAULT_MAX_NODES)]
+    pub max_nodes: usize,
+    /// Most tasks in a generated or planned instance, or maps and reduces in a simulated workload.
+    #[arg(long, global = true, value_name = "N", default_value_t = spindle_sim::config::DEFAULT_MAX_TASKS)]
+    pub max_tasks: usize,
+}
+
+impl Limits {
+    /// Checks a node and a task count against the limits; `what` names where they come from.
+    fn check(&self, nodes: usize, tasks: usize, what: &str) -> Result<()> {
+        if nodes > self.max_nodes {
+            bail!(
+                "{what}: {nodes} nodes is more than the limit of {} (--max-nodes)",
+                self.max_nodes
+            );
+        }
+        if tasks > self.max_tasks {
+            bail!(
+                "{what}: {tasks} tasks is more than the limit of {} (--max-tasks)",
+                self.max_tasks
+            );
+        }
+        Ok(())
+    }
 }
 
 #[derive(Subcommand)]
@@ -155,7 +192,7 @@ struct BenchArgs {
     /// Policy to time.
     #[arg(long, short, default_value = "asm1")]
     policy: String,
-    /// Timed repetitions; the best and the median are reported.
+    /// Timed repetitions (stopping once 10 s are spent, or at 100,000); the best and the median are reported.
     #[arg(long, default_value_t = 5)]
     repeat: usize,
     /// Time every policy that has an offline planner on generated instances
@@ -251,12 +288,13 @@ fn main() {
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
+    let limits = cli.limits;
     let result = match cli.command {
-        Command::Generate(a) => cmd_generate(a),
-        Command::Plan(a) => cmd_plan(a),
-        Command::Demo(a) => cmd_demo(a),
-        Command::Bench(a) => cmd_bench(a),
-        Command::Simulate(a) => cmd_simulate(a),
+        Command::Generate(a) => cmd_generate(a, &limits),
+        Command::Plan(a) => cmd_plan(a, &limits),
+        Command::Demo(a) => cmd_demo(a, &limits),
+        Command::Bench(a) => cmd_bench(a, &limits),
+        Command::Simulate(a) => cmd_simulate(a, &limits),
         Command::Repro(a) => repro::run(&a).and_then(|t| emit(&t)),
     };
     if let Err(e) = result {
@@ -265,7 +303,8 @@ fn main() {
     }
 }
 
-fn cmd_generate(a: GenerateArgs) -> Result<()> {
+fn cmd_generate(a: GenerateArgs, limits: &Limits) -> Result<()> {
+    limits.check(a.nodes, a.tasks, "generate")?;
     let spec = GenSpec {
         nodes: a.nodes,
         tasks: a.tasks,
@@ -285,22 +324,36 @@ fn cmd_generate(a: GenerateArgs) -> Result<()> {
     Ok(())
 }
 
-fn read_instance(path: &Path) -> Result<Instance> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("reading instance {}", path.display()))?;
-    Instance::from_json(&text).with_context(|| format!("instance {}", path.display()))
+/// Reads and validates an instance file within the limits: its size before
+/// it is parsed, its node and task counts after.
+fn read_instance(path: &Path, limits: &Limits) -> Result<Instance> {
+    let text = spindle_hadoop::input::read_text_bounded(
+        path,
+        limits.max_input_bytes,
+        "instance",
+        "--max-input-bytes",
+    )?;
+    let inst =
+        Instance::from_json(&text).with_context(|| format!("instance {}", path.display()))?;
+    let p = &inst.problem;
+    limits.check(
+        p.num_nodes(),
+        p.num_tasks(),
+        &format!("instance {}", path.display()),
+    )?;
+    Ok(inst)
 }
 
-fn cmd_plan(a: PlanArgs) -> Result<()> {
+fn cmd_plan(a: PlanArgs, limits: &Limits) -> Result<()> {
     // A bad --policy fails before any input is read.
     if let Some(p) = &a.policy {
         PolicyKind::from_name(p)?.offline_planner()?;
     }
-    let (inst, cluster, conf_policy) = match hdfs_input::load(&a.hdfs)? {
+    let (inst, cluster, conf_policy) = match hdfs_input::load(&a.hdfs, limits)? {
         Some(c) => (c.instance, Some(c.source), Some(c.settings.policy)),
         None => {
             let input = a.input.as_deref().context("--input is required")?;
-            (read_instance(input)?, None, None)
+            (read_instance(input, limits)?, None, None)
         }
     };
     let name = a.policy.or(conf_policy).unwrap_or_else(|| "asm1".into());
@@ -382,7 +435,10 @@ fn plan_table(policy: PolicyKind, inst: &Instance, a: &Assignment, m: &Metrics) 
     s
 }
 
-fn cmd_demo(a: DemoArgs) -> Result<()> {
+fn cmd_demo(a: DemoArgs, limits: &Limits) -> Result<()> {
+    for &tasks in &a.tasks {
+        limits.check(a.nodes, tasks, "demo")?;
+    }
     let spec = spindle_repro::demo::DemoSpec {
         nodes: a.nodes,
         racks: a.racks,
@@ -394,7 +450,7 @@ fn cmd_demo(a: DemoArgs) -> Result<()> {
     emit(&spindle_repro::demo::run(&spec)?)
 }
 
-fn cmd_simulate(a: SimulateArgs) -> Result<()> {
+fn cmd_simulate(a: SimulateArgs, limits: &Limits) -> Result<()> {
     let policies = a
         .policies
         .iter()
@@ -406,15 +462,25 @@ fn cmd_simulate(a: SimulateArgs) -> Result<()> {
             .strip_prefix("bar:")
             .and_then(|q| q.parse::<f64>().ok())
         {
-            Some(q_ms) if q_ms >= 0.0 => NetworkModel::Bar { q_ms },
+            Some(q_ms) if q_ms.is_finite() && q_ms >= 0.0 => NetworkModel::Bar { q_ms },
             _ => bail!(
-                "--network must be `uplink` or `bar:Q` with Q >= 0 milliseconds, got {other:?}"
+                "--network must be `uplink` or `bar:Q` with Q a finite number >= 0 of milliseconds, got {other:?}"
             ),
         },
     };
+    // Sizes are checked before a job is read or a node allocated.
+    if a.nodes > limits.max_nodes {
+        bail!(
+            "--nodes {}: more than the limit of {} (--max-nodes)",
+            a.nodes,
+            limits.max_nodes
+        );
+    }
     let jobs = match &a.jobs {
-        Some(path) => spindle_sim::workload::read_job_file(path)?,
-        None => Workload::parse(&a.workload)?.jobs(a.nodes, a.seed, None)?,
+        Some(path) => spindle_sim::workload::read_job_file(path, limits.max_input_bytes)?,
+        None => {
+            Workload::parse(&a.workload)?.jobs(a.nodes, a.seed, None, limits.max_input_bytes)?
+        }
     };
     let mut jobs: Vec<_> = jobs
         .into_iter()
@@ -435,9 +501,12 @@ fn cmd_simulate(a: SimulateArgs) -> Result<()> {
             node_locality_delay: a.node_locality_delay,
             rack_locality_additional_delay: a.rack_locality_additional_delay,
         },
+        max_nodes: limits.max_nodes,
+        max_tasks: limits.max_tasks,
         ..SimConfig::default()
     };
-    cfg.set_slots(a.slots);
+    cfg.set_slots(a.slots)
+        .map_err(|e| anyhow::anyhow!("--slots {}: {e}", a.slots))?;
     let load = match a.load {
         Some(u) => Some(spindle_sim::scale_to_load(&mut jobs, &cfg, u)?),
         None => None,
@@ -451,11 +520,20 @@ fn cmd_simulate(a: SimulateArgs) -> Result<()> {
         cfg.policy = policy;
         let bar = progress_bar(&format!("simulating {policy}"));
         let started = Instant::now();
-        let out = simulate(&cfg, &jobs, |f| {
+        let out = simulate(&cfg, &jobs, |p| {
             if started.elapsed().as_secs_f64() > 1.0 && bar.is_hidden() {
                 bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
             }
-            bar.set_position((f * 1000.0) as u64);
+            // Jobs finish late in a long run: the simulated clock and the
+            // event count show it moving meanwhile.
+            bar.set_message(format!(
+                "simulating {policy}: {}/{} jobs done, {:.0} s simulated, {:.1}M events",
+                p.jobs_done,
+                p.jobs,
+                p.sim_ms as f64 / 1000.0,
+                p.events as f64 / 1e6
+            ));
+            bar.set_position((p.fraction() * 1000.0) as u64);
         })
         .with_context(|| format!("simulating policy {policy}"))?;
         bar.finish_and_clear();
@@ -547,9 +625,7 @@ fn progress_bar(message: &str) -> indicatif::ProgressBar {
         Some(1000),
         indicatif::ProgressDrawTarget::hidden(),
     );
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{msg} [{bar:40}] {percent}% of jobs done")
-    {
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {elapsed}") {
         bar.set_style(style);
     }
     bar.set_message(message.to_string());
@@ -639,11 +715,14 @@ fn simulate_table(
     s
 }
 
-fn cmd_bench(a: BenchArgs) -> Result<()> {
+fn cmd_bench(a: BenchArgs, limits: &Limits) -> Result<()> {
     if a.repeat == 0 {
         bail!("--repeat must be at least 1");
     }
     if a.all {
+        for &tasks in &a.tasks {
+            limits.check(a.nodes, tasks, "bench --all")?;
+        }
         let spec = spindle_repro::bench::BenchAllSpec {
             nodes: a.nodes,
             tasks: a.tasks.clone(),
@@ -659,12 +738,18 @@ fn cmd_bench(a: BenchArgs) -> Result<()> {
     let Some(input) = &a.input else {
         bail!("--input is required without --all");
     };
-    let inst = read_instance(input)?;
+    let inst = read_instance(input, limits)?;
     let p = &inst.problem;
-    let mut times = Vec::with_capacity(a.repeat);
+    let mut times = Vec::with_capacity(a.repeat.min(1024));
     let mut counts: Vec<u32> = Vec::new();
     let mut ws = Asm1Workspace::default();
+    let started = Instant::now();
     for _ in 0..a.repeat {
+        // As --all: repetitions stop once 10 s are spent, and at 100,000
+        // timings (--repeat 4e9 ran for ever, its buffer asked for 32 GB).
+        if !times.is_empty() && (started.elapsed().as_secs_f64() > 10.0 || times.len() >= 100_000) {
+            break;
+        }
         let start = Instant::now();
         // ASM1 through its reusable workspace, as the Session runs it.
         let node_of: Vec<u32> = if policy == PolicyKind::Asm1 {

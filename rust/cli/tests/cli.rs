@@ -204,7 +204,7 @@ fn input_errors_name_the_file_and_the_field() {
     let o = spindle(&["plan", "--input", "/nonexistent/inst.json"]);
     assert_eq!(
         stderr(&o).trim_end(),
-        "spindle: error: reading instance /nonexistent/inst.json: No such file or directory (os error 2)"
+        "spindle: error: instance /nonexistent/inst.json: cannot read: No such file or directory (os error 2)"
     );
     assert_eq!(
         plan_error("syntax.json", "{\"nodes\": [}"),
@@ -227,7 +227,7 @@ fn input_errors_name_the_file_and_the_field() {
     );
     assert_eq!(
         plan_error("speed.json", r#"{"nodes":[{"host":"a","speed":-1}]}"#),
-        "spindle: error: instance FILE: nodes[0] (host \"a\"): field \"speed\" must be a positive finite number, got -1"
+        "spindle: error: instance FILE: nodes[0] (host \"a\"): field \"speed\" must be a number from 1e-6 to 1e6 (the instance limits), got -1"
     );
     assert_eq!(
         plan_error("cost.json", r#"{"nodes":[{"host":"a"}],"cost":{"local":"x"}}"#),
@@ -360,7 +360,7 @@ fn simulate_errors_name_the_input() {
     let o = spindle(&["simulate", "--network", "bar:x"]);
     assert_eq!(
         stderr(&o).trim_end(),
-        "spindle: error: --network must be `uplink` or `bar:Q` with Q >= 0 milliseconds, got \"bar:x\""
+        "spindle: error: --network must be `uplink` or `bar:Q` with Q a finite number >= 0 of milliseconds, got \"bar:x\""
     );
     let jobs = temp_file(
         "jobs.json",
@@ -371,7 +371,7 @@ fn simulate_errors_name_the_input() {
         stderr(&o)
             .trim_end()
             .replace(jobs.to_str().unwrap(), "FILE"),
-        "spindle: error: FILE: jobs[0] (\"a\"): field \"input_mb\" must be a positive number"
+        "spindle: error: FILE: jobs[0] (\"a\"): field \"input_mb\" must be a positive number up to 1e12 (an exabyte), got 0"
     );
     let swim = temp_file("bad.tsv", "job0\t0\t0\t1\t2\n");
     let o = spindle(&[

@@ -20,8 +20,20 @@ pub enum CoreError {
         field: &'static str,
         problem: String,
     },
-    #[error("task {task:?}: field \"size\" must be a positive finite number, got {size}")]
-    BadTaskSize { task: String, size: f64 },
+    #[error("task {task:?}: field \"size\" {problem}")]
+    BadTaskSize { task: String, problem: String },
+    #[error("task {task:?} lists {count} replica hosts, more than the limit of {limit} (HDFS's dfs.replication.max)")]
+    TooManyReplicas {
+        task: String,
+        count: usize,
+        limit: usize,
+    },
+    #[error("instance has {count} {what}, more than the limit of {limit}")]
+    TooMany {
+        what: &'static str,
+        count: usize,
+        limit: usize,
+    },
     #[error("task {task:?} appears twice")]
     DuplicateTask { task: String },
     #[error("task {task:?} names replica host {host:?}, which is not in \"nodes\"")]
@@ -38,8 +50,11 @@ pub enum CoreError {
         field: &'static str,
         problem: String,
     },
-    #[error("cost: field \"{field}\" must be a finite number >= 0, got {value}")]
-    BadCost { field: &'static str, value: f64 },
+    #[error("cost: field \"{field}\" {problem}")]
+    BadCost {
+        field: &'static str,
+        problem: String,
+    },
     #[error("{}{message}", json_where(path))]
     Json {
         path: String,
@@ -65,9 +80,23 @@ impl CoreError {
     }
 }
 
+impl CoreError {
+    /// Text after the instance object (`Deserializer::end`).
+    pub fn json_end(err: serde_json::Error) -> CoreError {
+        CoreError::Json {
+            path: "after the instance object".into(),
+            line: err.line(),
+            column: err.column(),
+            message: err.to_string(),
+        }
+    }
+}
+
 fn json_where(path: &str) -> String {
     if path == "." || path == "?" {
         String::new()
+    } else if path.starts_with("after ") {
+        format!("{path}: ")
     } else {
         format!("field {path}: ")
     }

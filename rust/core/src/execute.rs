@@ -18,7 +18,7 @@ use std::collections::BinaryHeap;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::model::{NodeId, OrdF64, Problem, TaskId, NONE};
+use crate::model::{Csr, NodeId, OrdF64, Problem, TaskId, NONE};
 use crate::plan::Assignment;
 
 /// The state a rule sees when a slot is free.
@@ -101,6 +101,52 @@ impl<'p> ExecState<'p> {
     }
 }
 
+/// The extra slots of each node for list scheduling, materialised one at a
+/// time so that memory grows with the tasks started, not with the slot
+/// count (`"slots": 1e9` once meant 1e9 heap entries per node). A node never
+/// runs more tasks at once than the problem has, so `min(slots, tasks)`
+/// slots are as good as all of them.
+pub(crate) struct SpareSlots {
+    spare: Vec<u32>,
+}
+
+impl SpareSlots {
+    /// Every node's slots but the first (which the caller schedules itself).
+    pub(crate) fn new(problem: &Problem) -> SpareSlots {
+        let cap = problem.num_tasks().min(u32::MAX as usize) as u32;
+        SpareSlots {
+            spare: problem
+                .node_slots
+                .iter()
+                .map(|&s| s.min(cap).max(1) - 1)
+                .collect(),
+        }
+    }
+
+    /// A slot of `node` was taken at time `t`: whether another one is free at
+    /// the same time (a spare slot, free since the node's initial load),
+    /// which the caller then schedules at `t`.
+    #[inline]
+    pub(crate) fn another(&mut self, problem: &Problem, node: NodeId, t: f64) -> bool {
+        let s = &mut self.spare[node as usize];
+        if *s > 0 && t <= problem.node_load[node as usize] {
+            *s -= 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Nodes with spare slots never taken (free since their initial load).
+    pub(crate) fn left(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.spare
+            .iter()
+            .enumerate()
+            .filter(|(_, &s)| s > 0)
+            .map(|(p, _)| p as NodeId)
+    }
+}
+
 /// A policy's runtime decision.
 pub trait Rule {
     /// Called once before time starts (MAESTRO computes its first wave here).
@@ -155,16 +201,15 @@ pub fn execute(problem: &Problem, rule: &mut dyn Rule, seed: u64) -> Execution {
     let mut st = ExecState::new(problem);
     rule.init(&mut st, &mut rng);
     let mut events: BinaryHeap<Reverse<(OrdF64, bool, u64, NodeId)>> = BinaryHeap::new();
+    let mut spare = SpareSlots::new(problem);
     for p in 0..problem.num_nodes() as NodeId {
-        for _ in 0..problem.node_slots[p as usize].max(1) {
-            let key = (
-                OrdF64(problem.node_load[p as usize]),
-                !rule.has_planned(p),
-                rng.gen(),
-                p,
-            );
-            events.push(Reverse(key));
-        }
+        let key = (
+            OrdF64(problem.node_load[p as usize]),
+            !rule.has_planned(p),
+            rng.gen(),
+            p,
+        );
+        events.push(Reverse(key));
     }
     let mut order = Vec::with_capacity(n_tasks);
     let mut start = vec![0.0; n_tasks];
@@ -177,6 +222,9 @@ pub fn execute(problem: &Problem, rule: &mut dyn Rule, seed: u64) -> Execution {
             break;
         };
         st.now = now;
+        if spare.another(problem, p, now) {
+            events.push(Reverse((OrdF64(now), !rule.has_planned(p), rng.gen(), p)));
+        }
         let Some(t) = rule.pick(&st, p, &mut rng) else {
             idle.push((now, p));
             continue;
@@ -205,6 +253,10 @@ pub fn execute(problem: &Problem, rule: &mut dyn Rule, seed: u64) -> Execution {
             .map(|Reverse((t, _, _, p))| Reverse((t, p)))
             .chain(idle.into_iter().map(|(t, p)| Reverse((OrdF64(t), p))))
             .collect();
+        // A node's spare slots not yet taken wait behind one entry at its load.
+        for p in spare.left() {
+            slots.push(Reverse((OrdF64(problem.node_load[p as usize]), p)));
+        }
         for t in 0..n_tasks as TaskId {
             if started[t as usize] {
                 continue;
@@ -212,6 +264,9 @@ pub fn execute(problem: &Problem, rule: &mut dyn Rule, seed: u64) -> Execution {
             let Some(Reverse((OrdF64(now), p))) = slots.pop() else {
                 break;
             };
+            if spare.another(problem, p, now) {
+                slots.push(Reverse((OrdF64(now), p)));
+            }
             st.node_of[t as usize] = p;
             let dur = run_time(problem, t, p, &mut remote);
             start[t as usize] = now;
@@ -279,6 +334,178 @@ impl LocalLists {
             list.swap_remove(i);
         }
         None
+    }
+}
+
+/// A multiply-rotate hasher for the replica-list keys of [`ReplicaGroups`]
+/// (SipHash's resistance to chosen keys buys nothing for a local index).
+#[derive(Clone, Copy, Default)]
+struct FastHash;
+
+impl std::hash::BuildHasher for FastHash {
+    type Hasher = FastHasher;
+    fn build_hasher(&self) -> FastHasher {
+        FastHasher(0)
+    }
+}
+
+struct FastHasher(u64);
+
+impl std::hash::Hasher for FastHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+}
+
+/// Tasks grouped by their replica list (holders in the listed order). The
+/// locality-aware rules (LocAware, its clairvoyant form, MAESTRO's chunk
+/// weight) score a task by its holders alone, so a node's best task is the
+/// first unclaimed task of its best group: a pick costs the node's groups,
+/// not its tasks (with every task on one host, each pick scanned them all:
+/// quadratic). Each list holds one task per group, its representative; a
+/// claimed representative is replaced by its group's next unclaimed task,
+/// and a group without one drops out, so that with one task per group
+/// (random placement) the lists are plain task lists. The first task in id
+/// order wins ties, as a scan in id order would pick.
+#[derive(Clone, Debug, Default)]
+pub struct ReplicaGroups {
+    /// Group of each task; `NONE` for a task alone in its group, which
+    /// has no next task to look up once claimed.
+    group_of: Vec<u32>,
+    /// Tasks of each group, in id order.
+    tasks: Csr,
+    /// Tasks of each group before this position are claimed.
+    cursor: Vec<u32>,
+    /// Per node, a representative of each of its groups still live.
+    node_lists: Vec<Vec<TaskId>>,
+    /// A representative of every live group.
+    live: Vec<TaskId>,
+}
+
+impl ReplicaGroups {
+    pub fn new(problem: &Problem) -> ReplicaGroups {
+        let mut index: std::collections::HashMap<&[NodeId], u32, FastHash> = Default::default();
+        let mut group_of = Vec::with_capacity(problem.num_tasks());
+        let mut first: Vec<TaskId> = Vec::new();
+        for t in 0..problem.num_tasks() as TaskId {
+            let next = first.len() as u32;
+            let g = *index.entry(problem.replicas(t)).or_insert(next);
+            if g == next {
+                first.push(t);
+            }
+            group_of.push(g);
+        }
+        // Tasks by group, in id order, without a vector per group.
+        let tasks = Csr::from_rows(group_of.iter().map(|&g| [g])).transpose(first.len());
+        for g in &mut group_of {
+            if tasks.degree(*g as usize) == 1 {
+                *g = NONE;
+            }
+        }
+        let by_node = Csr::from_rows(first.iter().map(|&t| problem.replicas(t).iter().copied()))
+            .transpose(problem.num_nodes());
+        let node_lists = (0..problem.num_nodes())
+            .map(|n| by_node.row(n).iter().map(|&g| first[g as usize]).collect())
+            .collect();
+        ReplicaGroups {
+            group_of,
+            tasks,
+            cursor: vec![0; first.len()],
+            node_lists,
+            live: first,
+        }
+    }
+
+    /// The first unclaimed task of claimed task `t`'s group, or `NONE`.
+    #[cold]
+    #[inline(never)]
+    fn next_in_group(&mut self, st: &ExecState, t: TaskId) -> TaskId {
+        let g = self.group_of[t as usize];
+        if g == NONE {
+            return NONE;
+        }
+        let g = g as usize;
+        let row = self.tasks.row(g);
+        let c = &mut self.cursor[g];
+        while let Some(&u) = row.get(*c as usize) {
+            if st.is_free(u) {
+                return u;
+            }
+            *c += 1;
+        }
+        NONE
+    }
+
+    /// Best of `list` by `score` of a task's replica list, ties to the
+    /// lowest task id; representatives are brought up to date and exhausted
+    /// groups dropped (for good: tasks are never unclaimed).
+    fn best_of(
+        &mut self,
+        st: &ExecState,
+        list: &mut Vec<TaskId>,
+        score: &mut dyn FnMut(&[NodeId]) -> f64,
+    ) -> TaskId {
+        let (mut best, mut top) = (NONE, f64::NEG_INFINITY);
+        list.retain_mut(|t| {
+            if !st.is_free(*t) {
+                *t = self.next_in_group(st, *t);
+                if *t == NONE {
+                    return false;
+                }
+            }
+            let s = score(st.problem.replicas(*t));
+            if s > top || (s == top && *t < best) {
+                (best, top) = (*t, s);
+            }
+            true
+        });
+        best
+    }
+
+    /// `node`'s unclaimed local task with the largest score, or `NONE`.
+    pub fn best_local(
+        &mut self,
+        st: &ExecState,
+        node: NodeId,
+        mut score: impl FnMut(&[NodeId]) -> f64,
+    ) -> TaskId {
+        let mut list = std::mem::take(&mut self.node_lists[node as usize]);
+        let t = self.best_of(st, &mut list, &mut score);
+        self.node_lists[node as usize] = list;
+        t
+    }
+
+    /// The unclaimed task with the largest score anywhere, or `NONE`.
+    pub fn best_any(&mut self, st: &ExecState, mut score: impl FnMut(&[NodeId]) -> f64) -> TaskId {
+        // With about one task a group (random placement) the pending list,
+        // kept exact by the executor, is the cheaper scan.
+        if self.live.len() > st.pending().len() / 2 {
+            let (mut best, mut top) = (NONE, f64::NEG_INFINITY);
+            for &t in st.pending() {
+                let s = score(st.problem.replicas(t));
+                if s > top || (s == top && t < best) {
+                    (best, top) = (t, s);
+                }
+            }
+            return best;
+        }
+        let mut live = std::mem::take(&mut self.live);
+        let t = self.best_of(st, &mut live, &mut score);
+        self.live = live;
+        t
     }
 }
 

@@ -8,7 +8,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::error::CoreError;
-use crate::instance::{InstanceFile, NodeJson, TaskJson};
+use crate::instance::{limits, InstanceFile, NodeJson, TaskJson};
 use crate::model::CostModel;
 
 /// What to generate.
@@ -54,17 +54,39 @@ pub fn generate(spec: &GenSpec) -> Result<InstanceFile, CoreError> {
             spec.nodes, spec.racks
         )));
     }
-    if spec.replicas == 0 || spec.replicas > spec.nodes {
+    if spec.replicas == 0 || spec.replicas > spec.nodes.min(limits::REPLICAS) {
+        let most = if spec.nodes <= limits::REPLICAS {
+            format!("--nodes ({})", spec.nodes)
+        } else {
+            format!(
+                "{} (the instance limit, HDFS's dfs.replication.max)",
+                limits::REPLICAS
+            )
+        };
         return Err(CoreError::BadGenerator(format!(
-            "--replicas must be between 1 and --nodes ({}), got {}",
-            spec.nodes, spec.replicas
+            "--replicas must be between 1 and {most}, got {}",
+            spec.replicas
         )));
     }
-    if !(spec.initial_load.is_finite() && spec.initial_load >= 0.0) {
+    if spec.tasks.saturating_mul(spec.replicas) > limits::EDGES {
         return Err(CoreError::BadGenerator(format!(
-            "--initial-load must be a finite number >= 0, got {}",
-            spec.initial_load
+            "--tasks {} x --replicas {} is more than {} replica entries (the instance limit)",
+            spec.tasks,
+            spec.replicas,
+            limits::EDGES
         )));
+    }
+    // The instance limits: what generate writes, plan must read back (and
+    // the uniform draw in [0, W] overflows near f64::MAX).
+    limits::check(spec.initial_load, limits::INITIAL_LOAD)
+        .map_err(|p| CoreError::BadGenerator(format!("--initial-load {p}")))?;
+    for (flag, v) in [
+        ("--cost-local", spec.cost.local),
+        ("--cost-remote", spec.cost.remote),
+        ("--remote-growth", spec.cost.remote_growth),
+    ] {
+        limits::check(v, limits::COST)
+            .map_err(|p| CoreError::BadGenerator(format!("{flag} {p}")))?;
     }
     let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
     let rack_of = |i: usize| i % spec.racks;

@@ -18,6 +18,64 @@ use crate::error::CoreError;
 use crate::model::{Bipartite, CostModel, Csr, NodeId, Problem};
 use crate::plan::{Assignment, Metrics};
 
+/// The magnitudes an instance may hold, as `(least, greatest)`. Beyond them
+/// the planners' arithmetic (size x cost / speed, summed over millions of
+/// tasks, compared at a resolution of one local task) overflows or loses all
+/// precision, and a planner whose loop steps by one unit of work would take
+/// for ever; no cluster comes near them. Speeds are relative (1 = a typical
+/// node), sizes in blocks, loads and costs in local unit tasks.
+pub mod limits {
+    /// `nodes[].speed`.
+    pub const SPEED: (f64, f64) = (1e-6, 1e6);
+    /// `tasks[].size`.
+    pub const SIZE: (f64, f64) = (1e-9, 1e9);
+    /// `nodes[].initial_load`.
+    pub const INITIAL_LOAD: (f64, f64) = (0.0, 1e12);
+    /// `cost.local`, `cost.remote`, `cost.remote_growth`.
+    pub const COST: (f64, f64) = (0.0, 1e9);
+    /// `jobs[].weight`.
+    pub const WEIGHT: (f64, f64) = (1e-9, 1e9);
+    /// `jobs[].release`.
+    pub const RELEASE: (f64, f64) = (0.0, 1e12);
+    /// Hosts in one `tasks[].replicas` (HDFS's `dfs.replication.max`).
+    pub const REPLICAS: usize = 512;
+    /// Nodes, tasks, and replica entries in all: the dense ids are 32-bit.
+    pub const COUNT: usize = (u32::MAX - 1) as usize;
+    pub const EDGES: usize = (u32::MAX / 2) as usize;
+
+    /// `Ok` when `v` is finite and within `range`, else the problem in words.
+    pub fn check(v: f64, range: (f64, f64)) -> Result<(), String> {
+        if v.is_finite() && v >= range.0 && v <= range.1 {
+            Ok(())
+        } else {
+            Err(format!(
+                "must be a number from {} to {} (the instance limits), got {}",
+                sci(range.0),
+                sci(range.1),
+                show(v)
+            ))
+        }
+    }
+
+    /// A value as a reader wants it: `1e-320` rather than 320 digits.
+    pub fn show(v: f64) -> String {
+        if v != 0.0 && v.is_finite() && !(1e-4..1e15).contains(&v.abs()) {
+            format!("{v:e}")
+        } else {
+            format!("{v}")
+        }
+    }
+
+    /// `1e-6`, `1e12`, `0`.
+    fn sci(x: f64) -> String {
+        if x == 0.0 {
+            "0".into()
+        } else {
+            format!("{x:e}")
+        }
+    }
+}
+
 /// Rack of a node whose rack is not given (Hadoop's `NetworkTopology.DEFAULT_RACK`).
 pub const DEFAULT_RACK: &str = "/default-rack";
 
@@ -109,7 +167,10 @@ impl Instance {
     /// Parses and validates an instance; errors name the field that is wrong.
     pub fn from_json(text: &str) -> Result<Instance, CoreError> {
         let de = &mut serde_json::Deserializer::from_str(text);
-        let file: InstanceFile = serde_path_to_error::deserialize(de).map_err(CoreError::json)?;
+        let file: InstanceFile =
+            serde_path_to_error::deserialize(&mut *de).map_err(CoreError::json)?;
+        // Anything but white space after the object is an error, not ignored.
+        de.end().map_err(CoreError::json_end)?;
         Instance::from_file(file)
     }
 
@@ -123,14 +184,28 @@ impl Instance {
         if nodes.is_empty() {
             return Err(CoreError::NoNodes);
         }
+        let task_count = tasks.len() + jobs.iter().map(|j| j.tasks.len()).sum::<usize>();
+        let edges = tasks
+            .iter()
+            .chain(jobs.iter().flat_map(|j| &j.tasks))
+            .map(|t| t.replicas.len())
+            .sum::<usize>();
+        for (what, count, limit) in [
+            ("nodes", nodes.len(), limits::COUNT),
+            ("tasks", task_count, limits::COUNT),
+            ("replica entries", edges, limits::EDGES),
+        ] {
+            if count > limit {
+                return Err(CoreError::TooMany { what, count, limit });
+            }
+        }
         for (field, value) in [
             ("local", cost.local),
             ("remote", cost.remote),
             ("remote_growth", cost.remote_growth),
         ] {
-            if !(value.is_finite() && value >= 0.0) {
-                return Err(CoreError::BadCost { field, value });
-            }
+            limits::check(value, limits::COST)
+                .map_err(|problem| CoreError::BadCost { field, problem })?;
         }
         let mut host_index: HashMap<&str, NodeId> = HashMap::new();
         let mut rack_index: HashMap<&str, u32> = HashMap::new();
@@ -149,21 +224,12 @@ impl Instance {
             if n.host.is_empty() {
                 return Err(bad("host", "must not be empty".into()));
             }
-            if !(n.speed.is_finite() && n.speed > 0.0) {
-                return Err(bad(
-                    "speed",
-                    format!("must be a positive finite number, got {}", n.speed),
-                ));
-            }
+            limits::check(n.speed, limits::SPEED).map_err(|p| bad("speed", p))?;
             if n.slots == 0 {
                 return Err(bad("slots", "must be at least 1, got 0".into()));
             }
-            if !(n.initial_load.is_finite() && n.initial_load >= 0.0) {
-                return Err(bad(
-                    "initial_load",
-                    format!("must be a finite number >= 0, got {}", n.initial_load),
-                ));
-            }
+            limits::check(n.initial_load, limits::INITIAL_LOAD)
+                .map_err(|p| bad("initial_load", p))?;
             if host_index.insert(&n.host, index as NodeId).is_some() {
                 return Err(CoreError::DuplicateNode {
                     index,
@@ -203,25 +269,16 @@ impl Instance {
         let mut task_ids = Vec::new();
         let mut task_job = Vec::new();
         let mut rows: Vec<Vec<NodeId>> = Vec::new();
-        let mut seen_tasks: HashMap<String, ()> = HashMap::new();
+        let mut seen_tasks: HashMap<&str, ()> = HashMap::new();
+        let mut listed_by: Vec<u32> = vec![0; nodes.len()];
         for (ji, j) in all_jobs.iter().enumerate() {
             let bad = |field: &'static str, problem: String| CoreError::BadJobField {
                 job: j.id.clone(),
                 field,
                 problem,
             };
-            if !(j.weight.is_finite() && j.weight > 0.0) {
-                return Err(bad(
-                    "weight",
-                    format!("must be a positive finite number, got {}", j.weight),
-                ));
-            }
-            if !(j.release.is_finite() && j.release >= 0.0) {
-                return Err(bad(
-                    "release",
-                    format!("must be a finite number >= 0, got {}", j.release),
-                ));
-            }
+            limits::check(j.weight, limits::WEIGHT).map_err(|p| bad("weight", p))?;
+            limits::check(j.release, limits::RELEASE).map_err(|p| bad("release", p))?;
             let mut after = Vec::with_capacity(j.after.len());
             for a in &j.after {
                 match job_index.get(a.as_str()) {
@@ -236,16 +293,22 @@ impl Instance {
                 }
             }
             for t in &j.tasks {
-                if !(t.size.is_finite() && t.size > 0.0) {
-                    return Err(CoreError::BadTaskSize {
-                        task: t.id.clone(),
-                        size: t.size,
-                    });
-                }
-                if seen_tasks.insert(t.id.clone(), ()).is_some() {
+                limits::check(t.size, limits::SIZE).map_err(|problem| CoreError::BadTaskSize {
+                    task: t.id.clone(),
+                    problem,
+                })?;
+                if seen_tasks.insert(t.id.as_str(), ()).is_some() {
                     return Err(CoreError::DuplicateTask { task: t.id.clone() });
                 }
+                if t.replicas.len() > limits::REPLICAS {
+                    return Err(CoreError::TooManyReplicas {
+                        task: t.id.clone(),
+                        count: t.replicas.len(),
+                        limit: limits::REPLICAS,
+                    });
+                }
                 let mut row = Vec::with_capacity(t.replicas.len());
+                let stamp = rows.len() as u32 + 1;
                 for h in &t.replicas {
                     let Some(&n) = host_index.get(h.as_str()) else {
                         return Err(CoreError::UnknownReplicaHost {
@@ -253,7 +316,9 @@ impl Instance {
                             host: h.clone(),
                         });
                     };
-                    if row.contains(&n) {
+                    // A stamp per node, not a scan of the row: a task may
+                    // list every node.
+                    if std::mem::replace(&mut listed_by[n as usize], stamp) == stamp {
                         return Err(CoreError::DuplicateReplica {
                             task: t.id.clone(),
                             host: h.clone(),
@@ -386,7 +451,7 @@ mod tests {
         );
         assert_eq!(
             err(r#"{"nodes":[{"host":"a","speed":0}]}"#),
-            "nodes[0] (host \"a\"): field \"speed\" must be a positive finite number, got 0"
+            "nodes[0] (host \"a\"): field \"speed\" must be a number from 1e-6 to 1e6 (the instance limits), got 0"
         );
         assert_eq!(
             err(r#"{"nodes":[{"host":"a","slots":0}]}"#),
@@ -394,7 +459,7 @@ mod tests {
         );
         assert_eq!(
             err(r#"{"nodes":[{"host":"a","initial_load":-1}]}"#),
-            "nodes[0] (host \"a\"): field \"initial_load\" must be a finite number >= 0, got -1"
+            "nodes[0] (host \"a\"): field \"initial_load\" must be a number from 0 to 1e12 (the instance limits), got -1"
         );
         assert_eq!(
             err(r#"{"nodes":[{"host":"a"},{"host":"a"}]}"#),
@@ -406,7 +471,7 @@ mod tests {
         );
         assert_eq!(
             err(r#"{"nodes":[{"host":"a"}],"tasks":[{"id":"t","replicas":["a"],"size":0}]}"#),
-            "task \"t\": field \"size\" must be a positive finite number, got 0"
+            "task \"t\": field \"size\" must be a number from 1e-9 to 1e9 (the instance limits), got 0"
         );
         assert_eq!(
             err(r#"{"nodes":[{"host":"a"}],"tasks":[{"id":"t","replicas":["a","a"]}]}"#),
@@ -420,7 +485,7 @@ mod tests {
         );
         assert_eq!(
             err(r#"{"nodes":[{"host":"a"}],"cost":{"remote":-2}}"#),
-            "cost: field \"remote\" must be a finite number >= 0, got -2"
+            "cost: field \"remote\" must be a number from 0 to 1e9 (the instance limits), got -2"
         );
         assert_eq!(
             err(r#"{"nodes":[{"host":"a"}],"jobs":[{"id":"j","after":["k"]}]}"#),
@@ -428,12 +493,17 @@ mod tests {
         );
         assert_eq!(
             err(r#"{"nodes":[{"host":"a"}],"jobs":[{"id":"j","weight":0}]}"#),
-            "job \"j\": field \"weight\" must be a positive finite number, got 0"
+            "job \"j\": field \"weight\" must be a number from 1e-9 to 1e9 (the instance limits), got 0"
         );
         assert_eq!(
             err(r#"{"nodes":[{"host":"a"}],"jobs":[{"id":"j"},{"id":"j"}]}"#),
             "job \"j\" appears twice"
         );
         assert_eq!(err("{"), "EOF while parsing an object at line 1 column 1");
+        assert_eq!(
+            err("{\"nodes\":[{\"host\":\"a\"}]} garbage"),
+            "after the instance object: trailing characters at line 1 column 26"
+        );
+        assert!(Instance::from_json("{\"nodes\":[{\"host\":\"a\"}]}\n\n").is_ok());
     }
 }

@@ -52,6 +52,58 @@ impl Assignment {
     }
 }
 
+/// One node's slots under list scheduling: the unused ones, free since the
+/// node's initial load, and a min-heap of the used ones' finish times.
+/// Memory grows with the tasks started, not with the slot count.
+#[derive(Debug, Default)]
+pub(crate) struct NodeSlots {
+    load: f64,
+    unused: u32,
+    busy: BinaryHeap<Reverse<OrdF64>>,
+    last: f64,
+}
+
+impl NodeSlots {
+    pub(crate) fn new(load: f64, slots: u32) -> NodeSlots {
+        let mut s = NodeSlots::default();
+        s.reset(load, slots);
+        s
+    }
+
+    pub(crate) fn reset(&mut self, load: f64, slots: u32) {
+        self.load = load;
+        self.unused = slots.max(1);
+        self.busy.clear();
+        self.last = load;
+    }
+
+    /// When the earliest slot is free.
+    pub(crate) fn earliest(&self) -> f64 {
+        match self.busy.peek() {
+            Some(Reverse(OrdF64(t))) if self.unused == 0 => *t,
+            _ => self.load,
+        }
+    }
+
+    /// Starts a task lasting `dur` on the earliest free slot; returns its start.
+    pub(crate) fn start(&mut self, dur: f64) -> f64 {
+        let at = if self.unused > 0 {
+            self.unused -= 1;
+            self.load
+        } else {
+            self.busy.pop().map_or(self.load, |Reverse(OrdF64(t))| t)
+        };
+        self.busy.push(Reverse(OrdF64(at + dur)));
+        self.last = self.last.max(at + dur);
+        at
+    }
+
+    /// When the last task finishes (the initial load with no task).
+    pub(crate) fn finish(&self) -> f64 {
+        self.last
+    }
+}
+
 /// The figures every policy reports.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Metrics {
@@ -135,30 +187,21 @@ pub fn evaluate(problem: &Problem, a: &Assignment) -> Metrics {
     let remote = problem.cost.remote_cost(non_local);
     let mut makespan: f64 = 0.0;
     let mut max_tasks = 0u32;
-    let mut slots: Vec<f64> = Vec::new();
+    let mut slots = NodeSlots::default();
     for n in 0..problem.num_nodes() {
         let queue = a.queues.row(n);
         max_tasks = max_tasks.max(queue.len() as u32);
-        let load = problem.node_load[n];
-        slots.clear();
-        slots.resize(problem.node_slots[n].max(1) as usize, load);
+        slots.reset(problem.node_load[n], problem.node_slots[n]);
         for &t in queue {
             let cost = if problem.replicas(t).contains(&(n as NodeId)) {
                 problem.cost.local
             } else {
                 remote
             };
-            let dur = problem.task_size[t as usize] * cost / problem.node_speed[n];
             // Earliest free slot takes the next task.
-            let (i, _) = slots
-                .iter()
-                .enumerate()
-                .min_by(|x, y| x.1.total_cmp(y.1))
-                .unwrap_or((0, &load));
-            slots[i] += dur;
+            slots.start(problem.task_size[t as usize] * cost / problem.node_speed[n]);
         }
-        let finish = slots.iter().copied().fold(load, f64::max);
-        makespan = makespan.max(finish);
+        makespan = makespan.max(slots.finish());
     }
     let n_tasks = problem.num_tasks();
     Metrics {

@@ -119,8 +119,10 @@ pub fn to_instance(
     let mut tasks = Vec::with_capacity(blocks.len());
     for b in blocks {
         let mut replicas: Vec<String> = Vec::with_capacity(b.replicas.len());
+        let mut listed = std::collections::HashSet::new();
         for r in &b.replicas {
-            if !replicas.contains(&r.host) {
+            // A set, not a scan: a hostile source may list thousands.
+            if listed.insert(r.host.as_str()) {
                 replicas.push(r.host.clone());
             }
         }

@@ -17,6 +17,15 @@ use quick_xml::Reader;
 pub const MAX_SUBST: usize = 20;
 /// Nested includes deeper than this are taken for a loop.
 const MAX_INCLUDE_DEPTH: usize = 16;
+/// Includes read for one resource, all levels together: a fan-out (each
+/// file including the next several times) grows exponentially within the
+/// depth limit. Real configurations include a handful of files.
+pub const MAX_INCLUDES: usize = 256;
+/// Bytes read for one resource and everything it includes. Hadoop's own
+/// `*-default.xml` files are about 100 kB each.
+pub const MAX_RESOURCE_BYTES: u64 = 64 << 20;
+/// Longest value `${...}` expansion may build.
+pub const MAX_EXPANDED: usize = 1 << 20;
 /// The files Spindle reads from a configuration directory, in override order.
 pub const SITE_FILES: [&str; 4] = [
     "core-site.xml",
@@ -73,8 +82,22 @@ pub enum ConfError {
         line: usize,
         href: String,
     },
+    #[error("{file}:{line}: include of {href}: more than {MAX_INCLUDES} includes for one resource (an include fan-out?)")]
+    TooManyIncludes {
+        file: String,
+        line: usize,
+        href: String,
+    },
+    #[error("{file}: the resource and its includes pass {MAX_RESOURCE_BYTES} bytes (the limit on one configuration resource)")]
+    TooLarge { file: String },
     #[error("{origin}: property {name}: variable substitution depth too large ({MAX_SUBST} substitutions) in {value:?}")]
     SubstDepth {
+        origin: Origin,
+        name: String,
+        value: String,
+    },
+    #[error("{origin}: property {name}: variable substitution makes a value longer than {MAX_EXPANDED} bytes (the limit) from {value:?}")]
+    SubstLength {
         origin: Origin,
         name: String,
         value: String,
@@ -169,9 +192,10 @@ impl Configuration {
 
     /// Adds one resource file; it overrides what was loaded before.
     pub fn add_file(&mut self, path: &Path) -> Result<(), ConfError> {
-        let text = read(path, &path.display().to_string())?;
+        let mut budget = Budget::default();
+        let text = read(path, &path.display().to_string(), &mut budget)?;
         let base = path.parent().map(Path::to_path_buf);
-        self.add_str(&text, &path.display().to_string(), base.as_deref())
+        self.add_parsed(&text, &path.display().to_string(), base.as_deref(), budget)
     }
 
     /// Adds a resource given as text; `name` names it in errors, includes are
@@ -182,8 +206,22 @@ impl Configuration {
         name: &str,
         base_dir: Option<&Path>,
     ) -> Result<(), ConfError> {
+        let budget = Budget {
+            includes: 0,
+            bytes: text.len() as u64,
+        };
+        self.add_parsed(text, name, base_dir, budget)
+    }
+
+    fn add_parsed(
+        &mut self,
+        text: &str,
+        name: &str,
+        base_dir: Option<&Path>,
+        mut budget: Budget,
+    ) -> Result<(), ConfError> {
         let mut raw = Vec::new();
-        parse_resource(text, &Arc::from(name), base_dir, 0, &mut raw)?;
+        parse_resource(text, &Arc::from(name), base_dir, 0, &mut budget, &mut raw)?;
         for p in raw {
             self.load_property(p);
         }
@@ -267,13 +305,22 @@ impl Configuration {
         let Some(p) = self.props.get(name) else {
             return Ok(None);
         };
-        self.substitute(&p.value)
-            .map(Some)
-            .map_err(|()| ConfError::SubstDepth {
-                origin: p.origin.clone(),
-                name: name.to_string(),
-                value: p.value.clone(),
-            })
+        self.substitute(&p.value).map(Some).map_err(|depth| {
+            let (origin, name, value) = (p.origin.clone(), name.to_string(), shorten(&p.value));
+            if depth {
+                ConfError::SubstDepth {
+                    origin,
+                    name,
+                    value,
+                }
+            } else {
+                ConfError::SubstLength {
+                    origin,
+                    name,
+                    value,
+                }
+            }
+        })
     }
 
     /// The expanded, trimmed value; `None` when unset or blank.
@@ -291,7 +338,7 @@ impl Configuration {
                 line: 0,
             }),
             name: name.to_string(),
-            value: value.to_string(),
+            value: shorten(value),
             problem: problem.into(),
         }
     }
@@ -376,8 +423,9 @@ impl Configuration {
         }
     }
 
-    /// Hadoop's `substituteVars`; `Err(())` when the depth limit is hit.
-    fn substitute(&self, expr: &str) -> Result<String, ()> {
+    /// Hadoop's `substituteVars`; `Err(true)` when the depth limit is hit,
+    /// `Err(false)` when the value grows past [`MAX_EXPANDED`].
+    fn substitute(&self, expr: &str) -> Result<String, bool> {
         let mut eval = expr.to_string();
         for _ in 0..MAX_SUBST {
             let Some((start, end)) = find_sub_variable(&eval) else {
@@ -413,9 +461,22 @@ impl Configuration {
                 // Self-reference: Hadoop gives back the original expression.
                 return Ok(expr.to_string());
             }
+            if eval.len() - (end - start) + val.len() > MAX_EXPANDED {
+                return Err(false);
+            }
             eval = format!("{}{}{}", &eval[..start], val, &eval[end..]);
         }
-        Err(())
+        Err(true)
+    }
+}
+
+/// A value for an error message: at most 100 characters, then how long it was
+/// (a 50 MB bad value is not echoed in full).
+pub fn shorten(v: &str) -> String {
+    const SHOWN: usize = 100;
+    match v.char_indices().nth(SHOWN) {
+        Some((cut, _)) => format!("{}... ({} bytes in all)", &v[..cut], v.len()),
+        None => v.to_string(),
     }
 }
 
@@ -449,11 +510,27 @@ fn find_sub_variable(s: &str) -> Option<(usize, usize)> {
     None
 }
 
-fn read(path: &Path, shown: &str) -> Result<String, ConfError> {
-    std::fs::read_to_string(path).map_err(|source| ConfError::Io {
-        file: shown.to_string(),
-        source,
-    })
+/// What one resource may still read.
+#[derive(Default)]
+struct Budget {
+    includes: usize,
+    bytes: u64,
+}
+
+fn read(path: &Path, shown: &str, budget: &mut Budget) -> Result<String, ConfError> {
+    let left = MAX_RESOURCE_BYTES.saturating_sub(budget.bytes);
+    let text =
+        crate::input::read_text_bounded(path, left, "configuration", "").map_err(|e| match e {
+            crate::input::InputError::TooLarge { .. } => ConfError::TooLarge {
+                file: shown.to_string(),
+            },
+            crate::input::InputError::Io { source, .. } => ConfError::Io {
+                file: shown.to_string(),
+                source,
+            },
+        })?;
+    budget.bytes += text.len() as u64;
+    Ok(text)
 }
 
 fn line_at(text: &str, pos: u64) -> usize {
@@ -497,6 +574,7 @@ fn parse_resource(
     file: &Arc<str>,
     base_dir: Option<&Path>,
     depth: usize,
+    budget: &mut Budget,
     out: &mut Vec<RawProperty>,
 ) -> Result<(), ConfError> {
     let mut reader = Reader::from_str(text);
@@ -566,10 +644,18 @@ fn parse_resource(
                                     href,
                                 });
                             }
+                            budget.includes += 1;
+                            if budget.includes > MAX_INCLUDES {
+                                return Err(ConfError::TooManyIncludes {
+                                    file: file.to_string(),
+                                    line,
+                                    href,
+                                });
+                            }
                             let shown = path.display().to_string();
-                            let inc = read(&path, &shown)?;
+                            let inc = read(&path, &shown, budget)?;
                             let name: Arc<str> = Arc::from(shown.as_str());
-                            parse_resource(&inc, &name, path.parent(), depth + 1, out)?;
+                            parse_resource(&inc, &name, path.parent(), depth + 1, budget, out)?;
                             if !empty {
                                 pending_include = None;
                             }
@@ -773,11 +859,18 @@ pub mod keys {
     pub const RACK_ADDITIONAL_DELAY: &str = "spindle.locality.rack-additional-delay";
     pub const LIBRARY_PATH: &str = "spindle.library.path";
     pub const SEED: &str = "spindle.seed";
+    pub const TOPOLOGY_SCRIPT_TIMEOUT: &str = "spindle.topology.script.timeout";
+    pub const TOPOLOGY_SCRIPT_MAX_OUTPUT: &str = "spindle.topology.script.max-output";
+    pub const WEBHDFS_MAX_RESPONSE: &str = "spindle.webhdfs.max-response";
+    pub const WEBHDFS_MAX_DEPTH: &str = "spindle.webhdfs.max-depth";
+    pub const WEBHDFS_MAX_FILES: &str = "spindle.webhdfs.max-files";
+    /// Hadoop's own cap on a job's split meta-info file (-1: none).
+    pub const SPLIT_METAINFO_MAXSIZE: &str = "mapreduce.job.split.metainfo.maxsize";
 }
 
 /// Defaults: Hadoop's (`*-default.xml`, see the facts file) and Spindle's.
 /// Unset optional keys (topology files, library path) are absent.
-pub const DEFAULTS: [(&str, &str); 16] = [
+pub const DEFAULTS: [(&str, &str); 22] = [
     (keys::NAMENODE_HTTP_ADDRESS, "0.0.0.0:9870"),
     (keys::REPLICATION, "3"),
     (keys::BLOCK_SIZE, "134217728"),
@@ -798,6 +891,15 @@ pub const DEFAULTS: [(&str, &str); 16] = [
     (keys::NODE_DELAY, "40"),
     (keys::RACK_ADDITIONAL_DELAY, "-1"),
     (keys::SEED, "1"),
+    // Limits on what the readers take from outside; no cluster comes near
+    // them (the README's table of limits documents each).
+    (keys::TOPOLOGY_SCRIPT_TIMEOUT, "60s"),
+    (keys::TOPOLOGY_SCRIPT_MAX_OUTPUT, "1m"),
+    (keys::WEBHDFS_MAX_RESPONSE, "256m"),
+    // HDFS's own limit on path depth (INodeDirectory.MAX_PATH_DEPTH).
+    (keys::WEBHDFS_MAX_DEPTH, "1000"),
+    (keys::WEBHDFS_MAX_FILES, "1000000"),
+    (keys::SPLIT_METAINFO_MAXSIZE, "10000000"),
 ];
 
 /// The typed settings Spindle uses.
@@ -826,6 +928,18 @@ pub struct Settings {
     pub rack_additional_delay: i32,
     pub library_path: Option<String>,
     pub seed: u64,
+    /// A topology script run is killed past this time...
+    pub topology_script_timeout: Duration,
+    /// ...or once it has printed more than this many bytes.
+    pub topology_script_max_output: usize,
+    /// Largest WebHDFS response body read, in bytes.
+    pub webhdfs_max_response: u64,
+    /// Deepest directory level the WebHDFS input walk enters.
+    pub webhdfs_max_depth: usize,
+    /// Most input files the WebHDFS walk collects.
+    pub webhdfs_max_files: usize,
+    /// `mapreduce.job.split.metainfo.maxsize`; `None` when Hadoop's -1 (no limit).
+    pub split_metainfo_maxsize: Option<u64>,
 }
 
 impl Settings {
@@ -854,12 +968,12 @@ impl Settings {
             topology_script: c.get_trimmed(keys::TOPOLOGY_SCRIPT)?.map(PathBuf::from),
             topology_script_args: c.get_u32_min(keys::TOPOLOGY_SCRIPT_ARGS, 1)? as usize,
             nm_heartbeat: c.get_duration(keys::NM_HEARTBEAT, ms)?,
-            policy: c.required(keys::POLICY)?,
+            policy: policy(c)?,
             cost,
             fallback: fallback(c)?,
             webhdfs,
-            webhdfs_connect_timeout: c.get_duration(keys::WEBHDFS_CONNECT_TIMEOUT, ms)?,
-            webhdfs_read_timeout: c.get_duration(keys::WEBHDFS_READ_TIMEOUT, ms)?,
+            webhdfs_connect_timeout: positive_duration(c, keys::WEBHDFS_CONNECT_TIMEOUT)?,
+            webhdfs_read_timeout: positive_duration(c, keys::WEBHDFS_READ_TIMEOUT)?,
             node_delay: get_i32(c, keys::NODE_DELAY)?,
             rack_additional_delay: get_i32(c, keys::RACK_ADDITIONAL_DELAY)?,
             library_path: c.get_trimmed(keys::LIBRARY_PATH)?,
@@ -867,8 +981,69 @@ impl Settings {
                 u64::try_from(v)
                     .map_err(|_| c.bad(keys::SEED, &v.to_string(), "must not be negative"))
             })?,
+            topology_script_timeout: positive_duration(c, keys::TOPOLOGY_SCRIPT_TIMEOUT)?,
+            topology_script_max_output: positive_bytes(c, keys::TOPOLOGY_SCRIPT_MAX_OUTPUT)?
+                as usize,
+            webhdfs_max_response: positive_bytes(c, keys::WEBHDFS_MAX_RESPONSE)?,
+            webhdfs_max_depth: c.get_u32_min(keys::WEBHDFS_MAX_DEPTH, 1)? as usize,
+            webhdfs_max_files: c.get_u32_min(keys::WEBHDFS_MAX_FILES, 1)? as usize,
+            split_metainfo_maxsize: match c.get_bytes(keys::SPLIT_METAINFO_MAXSIZE)? {
+                -1 => None,
+                n if n > 0 => Some(n as u64),
+                n => {
+                    return Err(c.bad(
+                        keys::SPLIT_METAINFO_MAXSIZE,
+                        &n.to_string(),
+                        "must be positive, or -1 for no limit",
+                    ))
+                }
+            },
         })
     }
+}
+
+/// A duration that must not be zero: a zero timeout fails every request
+/// at once, so it is refused here rather than reported per request.
+fn positive_duration(c: &Configuration, name: &str) -> Result<Duration, ConfError> {
+    let d = c.get_duration(name, Duration::from_millis(1))?;
+    if d.is_zero() {
+        return Err(c.bad(name, &c.required(name)?, "must be longer than 0"));
+    }
+    Ok(d)
+}
+
+/// A byte count that must be positive and fit the platform's sizes.
+fn positive_bytes(c: &Configuration, name: &str) -> Result<u64, ConfError> {
+    let n = c.get_bytes(name)?;
+    if n <= 0 || usize::try_from(n).is_err() {
+        return Err(c.bad(name, &n.to_string(), "must be a positive byte count"));
+    }
+    Ok(n as u64)
+}
+
+/// `spindle.policy` must name a policy; the error says where it was set.
+fn policy(c: &Configuration) -> Result<String, ConfError> {
+    let v = c.required(keys::POLICY)?;
+    if let Some(i) = v.find("${") {
+        let var = v[i..].split('}').next().unwrap_or("${");
+        return Err(c.bad(
+            keys::POLICY,
+            &v,
+            format!("holds {var}}}, which no property or environment variable defines"),
+        ));
+    }
+    spindle_core::PolicyKind::from_name(&v).map_err(|_| {
+        let known: Vec<&str> = spindle_core::PolicyKind::ALL
+            .iter()
+            .map(|p| p.name())
+            .collect();
+        c.bad(
+            keys::POLICY,
+            &v,
+            format!("is not a policy; known policies: {}", known.join(", ")),
+        )
+    })?;
+    Ok(v)
 }
 
 impl Settings {

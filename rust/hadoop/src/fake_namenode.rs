@@ -30,6 +30,52 @@ pub struct Response {
     pub headers: Vec<(String, String)>,
     /// Wait this long before answering.
     pub delay: Duration,
+    /// Send this body instead of `body`, generated as it goes (huge or slow
+    /// answers without holding them in memory).
+    pub stream: Option<Stream>,
+}
+
+/// A generated body: `bytes` bytes of `fill`, written `chunk` bytes at a
+/// time with `pause` between writes; `Content-Length` is sent only with
+/// `declare_length`.
+#[derive(Clone, Debug)]
+pub struct Stream {
+    pub bytes: u64,
+    pub fill: u8,
+    pub chunk: usize,
+    pub pause: Duration,
+    pub declare_length: bool,
+}
+
+impl Response {
+    /// A status with a generated body of `bytes` bytes, sent as fast as the
+    /// client reads it.
+    pub fn huge(status: u16, bytes: u64, declare_length: bool) -> Response {
+        Response {
+            stream: Some(Stream {
+                bytes,
+                fill: b' ',
+                chunk: 1 << 16,
+                pause: Duration::ZERO,
+                declare_length,
+            }),
+            ..Response::json(status, "")
+        }
+    }
+
+    /// A 200 whose body trickles in one byte every `pause`.
+    pub fn trickle(bytes: u64, pause: Duration) -> Response {
+        Response {
+            stream: Some(Stream {
+                bytes,
+                fill: b' ',
+                chunk: 1,
+                pause,
+                declare_length: true,
+            }),
+            ..Response::json(200, "")
+        }
+    }
 }
 
 impl Response {
@@ -39,6 +85,7 @@ impl Response {
             body: body.into(),
             headers: Vec::new(),
             delay: Duration::ZERO,
+            stream: None,
         }
     }
 
@@ -55,6 +102,7 @@ impl Response {
             body: String::new(),
             headers: vec![("Location".into(), location.into())],
             delay: Duration::ZERO,
+            stream: None,
         }
     }
 }
@@ -322,17 +370,42 @@ fn serve(mut conn: TcpStream, ns: &Namespace, front: Option<&Handler>, log: &Mut
         .and_then(|f| f(&req))
         .unwrap_or_else(|| ns.answer(&req));
     std::thread::sleep(resp.delay);
+    let length = match &resp.stream {
+        Some(st) if !st.declare_length => None,
+        Some(st) => Some(st.bytes),
+        None => Some(resp.body.len() as u64),
+    };
     let mut out = format!(
-        "HTTP/1.1 {} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n",
-        resp.status,
-        resp.body.len()
+        "HTTP/1.1 {} X\r\nContent-Type: application/json\r\nConnection: close\r\n",
+        resp.status
     );
+    if let Some(n) = length {
+        out.push_str(&format!("Content-Length: {n}\r\n"));
+    }
     for (k, v) in &resp.headers {
         out.push_str(&format!("{k}: {v}\r\n"));
     }
     out.push_str("\r\n");
     out.push_str(&resp.body);
-    let _ = conn.write_all(out.as_bytes());
+    if conn.write_all(out.as_bytes()).is_err() {
+        return;
+    }
+    if let Some(st) = &resp.stream {
+        let chunk = vec![st.fill; st.chunk.max(1)];
+        let mut left = st.bytes;
+        while left > 0 {
+            let n = left.min(chunk.len() as u64) as usize;
+            // The client hung up (it hit its limit): stop generating.
+            if conn.write_all(&chunk[..n]).is_err() {
+                return;
+            }
+            left -= n as u64;
+            if !st.pause.is_zero() {
+                let _ = conn.flush();
+                std::thread::sleep(st.pause);
+            }
+        }
+    }
     let _ = conn.flush();
 }
 

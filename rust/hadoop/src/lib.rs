@@ -10,6 +10,7 @@ pub mod conf;
 #[doc(hidden)]
 pub mod fake_namenode;
 pub mod fsck;
+pub mod input;
 pub mod splits;
 pub mod topology;
 pub mod webhdfs;

@@ -8,13 +8,12 @@ use crate::blocks::{Block, Replica};
 
 pub const HEADER: &[u8; 8] = b"META-SPL";
 pub const VERSION: i32 = 1;
-/// `mapreduce.job.split.metainfo.maxsize` default.
+/// `mapreduce.job.split.metainfo.maxsize` default; the caller reads the
+/// file with this limit (or the configured one) before parsing it.
 pub const MAX_SIZE: usize = 10_000_000;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SplitError {
-    #[error("split meta-info: file is {size} bytes, more than the {MAX_SIZE}-byte limit (mapreduce.job.split.metainfo.maxsize)")]
-    TooLarge { size: usize },
     #[error("split meta-info: not a job.splitmetainfo file (header {found:?}, want \"META-SPL\")")]
     Header { found: String },
     #[error("split meta-info: unsupported version {version} (want {VERSION})")]
@@ -106,11 +105,8 @@ impl Cursor<'_> {
     }
 }
 
-/// Reads a whole `job.splitmetainfo` file.
+/// Reads a whole `job.splitmetainfo` file (already read with a size limit).
 pub fn parse_split_meta_info(b: &[u8]) -> Result<Vec<SplitMetaInfo>, SplitError> {
-    if b.len() > MAX_SIZE {
-        return Err(SplitError::TooLarge { size: b.len() });
-    }
     if b.len() < HEADER.len() || &b[..HEADER.len()] != HEADER {
         let found = String::from_utf8_lossy(&b[..b.len().min(HEADER.len())]).into_owned();
         return Err(SplitError::Header { found });
@@ -171,9 +167,10 @@ pub fn splits_to_blocks(splits: &[SplitMetaInfo]) -> Vec<Block> {
         .iter()
         .map(|s| {
             let mut replicas: Vec<Replica> = Vec::new();
+            let mut seen = std::collections::HashSet::new();
             for h in &s.locations {
                 let h = h.trim();
-                if !h.is_empty() && !replicas.iter().any(|r| r.host == h) {
+                if !h.is_empty() && seen.insert(h) {
                     replicas.push(Replica {
                         address: None,
                         host: h.to_string(),

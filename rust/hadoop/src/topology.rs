@@ -3,8 +3,11 @@
 //! names, one rack printed per host) and the default rack.
 
 use std::collections::HashMap;
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 pub use spindle_core::instance::DEFAULT_RACK;
 
@@ -33,6 +36,50 @@ pub enum TopologyError {
         want: usize,
         hosts: String,
     },
+    #[error("topology script {script}: {what} after {elapsed_ms} ms, past the {limit_ms} ms limit ({TIMEOUT_KEY}), for hosts {hosts}; killed")]
+    Timeout {
+        script: String,
+        /// "still running", or "exited, but its output stayed open".
+        what: &'static str,
+        elapsed_ms: u128,
+        limit_ms: u128,
+        hosts: String,
+    },
+    #[error(transparent)]
+    Input(crate::input::InputError),
+    #[error("topology script {script} printed more than {limit} bytes ({MAX_OUTPUT_KEY}) for hosts {hosts}; killed")]
+    TooMuchOutput {
+        script: String,
+        limit: usize,
+        hosts: String,
+    },
+}
+
+/// Largest topology table read: a million hosts take about 40 MB.
+pub const MAX_TABLE_BYTES: u64 = 256 << 20;
+
+/// The settings that bound a topology script run.
+pub const TIMEOUT_KEY: &str = crate::conf::keys::TOPOLOGY_SCRIPT_TIMEOUT;
+pub const MAX_OUTPUT_KEY: &str = crate::conf::keys::TOPOLOGY_SCRIPT_MAX_OUTPUT;
+/// Their defaults: one batch of 100 hosts resolves in milliseconds and
+/// prints a few kilobytes.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+pub const DEFAULT_MAX_OUTPUT: usize = 1 << 20;
+
+/// Limits of one script run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScriptLimits {
+    pub timeout: Duration,
+    pub max_output: usize,
+}
+
+impl Default for ScriptLimits {
+    fn default() -> Self {
+        ScriptLimits {
+            timeout: DEFAULT_TIMEOUT,
+            max_output: DEFAULT_MAX_OUTPUT,
+        }
+    }
 }
 
 /// How host names map to racks.
@@ -44,7 +91,11 @@ pub enum Topology {
     /// A table (hosts not in it are on the default rack).
     Table(HashMap<String, String>),
     /// A script run with at most `max_args` hosts at a time.
-    Script { script: PathBuf, max_args: usize },
+    Script {
+        script: PathBuf,
+        max_args: usize,
+        limits: ScriptLimits,
+    },
 }
 
 /// Parses a table file's text like `TableMapping.load`: trimmed lines,
@@ -70,11 +121,20 @@ pub fn parse_table(text: &str) -> (HashMap<String, String>, Vec<usize>) {
 }
 
 impl Topology {
-    /// Reads a table file.
+    /// Reads a table file (at most [`MAX_TABLE_BYTES`]).
     pub fn table_file(path: &Path) -> Result<Topology, TopologyError> {
-        let text = std::fs::read_to_string(path).map_err(|source| TopologyError::Io {
-            file: path.display().to_string(),
-            source,
+        let text = crate::input::read_text_bounded(
+            path,
+            MAX_TABLE_BYTES,
+            "topology table",
+            "the topology table limit",
+        )
+        .map_err(|e| match e {
+            crate::input::InputError::Io { source, .. } => TopologyError::Io {
+                file: path.display().to_string(),
+                source,
+            },
+            too_large => TopologyError::Input(too_large),
         })?;
         let (map, ignored) = parse_table(&text);
         for line in ignored {
@@ -100,6 +160,10 @@ impl Topology {
                 return Ok(Topology::Script {
                     script: script.clone(),
                     max_args: s.topology_script_args.max(1),
+                    limits: ScriptLimits {
+                        timeout: s.topology_script_timeout,
+                        max_output: s.topology_script_max_output,
+                    },
                 });
             }
         } else {
@@ -154,10 +218,14 @@ impl Topology {
                 .iter()
                 .map(|h| m.get(h).cloned().unwrap_or_else(|| DEFAULT_RACK.into()))
                 .collect()),
-            Topology::Script { script, max_args } => {
+            Topology::Script {
+                script,
+                max_args,
+                limits,
+            } => {
                 let mut out = Vec::with_capacity(hosts.len());
                 for batch in hosts.chunks((*max_args).max(1)) {
-                    out.extend(run_script(script, batch)?);
+                    out.extend(run_script(script, batch, *limits)?);
                 }
                 Ok(out)
             }
@@ -165,32 +233,133 @@ impl Topology {
     }
 }
 
+/// The hosts of a batch for an error message (a batch is up to 100 names).
+fn shown_hosts(hosts: &[String]) -> String {
+    let mut s = hosts.iter().take(5).cloned().collect::<Vec<_>>().join(" ");
+    if hosts.len() > 5 {
+        s.push_str(&format!(" and {} more", hosts.len() - 5));
+    }
+    s
+}
+
 /// One `ScriptBasedMapping.runResolveCommand` call: the script's output is
-/// split on whitespace and must give one rack per host.
-fn run_script(script: &Path, hosts: &[String]) -> Result<Vec<String>, TopologyError> {
+/// split on whitespace and must give one rack per host. The run is bounded
+/// like Hadoop's `ShellCommandExecutor` with a timeout: past
+/// `limits.timeout`, or once it has printed more than `limits.max_output`
+/// bytes, the script and its process group are killed. A script that exits
+/// while a child of its keeps its output open counts as still running.
+fn run_script(
+    script: &Path,
+    hosts: &[String],
+    limits: ScriptLimits,
+) -> Result<Vec<String>, TopologyError> {
+    use std::os::unix::process::CommandExt;
+
     let shown = script.display().to_string();
-    let out = Command::new(script)
+    let started = Instant::now();
+    let mut child = Command::new(script)
         .args(hosts)
-        .output()
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        // Its own process group, so that a timeout kills its children too.
+        .process_group(0)
+        .spawn()
         .map_err(|source| TopologyError::Spawn {
             script: shown.clone(),
             source,
         })?;
-    if !out.status.success() {
-        return Err(TopologyError::Failed {
+    let pid = child.id();
+    let kill_group = || {
+        // SAFETY: signals the process group created for this child above.
+        unsafe { libc::killpg(pid as libc::pid_t, libc::SIGKILL) };
+    };
+    let (tx, rx) = mpsc::channel();
+    let mut stdout = child.stdout.take();
+    let cap = limits.max_output;
+    // The reader stops one byte past the cap; it owns the pipe, so a child
+    // escaping the group can leave only this thread behind, not the caller.
+    std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let r = match stdout.as_mut() {
+            Some(out) => out.take(cap as u64 + 1).read_to_end(&mut buf).map(|_| ()),
+            None => Ok(()),
+        };
+        let _ = tx.send((r, buf));
+    });
+    let timeout = |what: &'static str| TopologyError::Timeout {
+        script: shown.clone(),
+        what,
+        elapsed_ms: started.elapsed().as_millis(),
+        limit_ms: limits.timeout.as_millis(),
+        hosts: shown_hosts(hosts),
+    };
+    let left = limits.timeout.saturating_sub(started.elapsed());
+    let (read, buf) = match rx.recv_timeout(left) {
+        Ok(r) => r,
+        Err(_) => {
+            let exited = matches!(child.try_wait(), Ok(Some(_)));
+            kill_group();
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(timeout(if exited {
+                "exited, but its output stayed open (a background child holding it?)"
+            } else {
+                "still running"
+            }));
+        }
+    };
+    if buf.len() > cap {
+        kill_group();
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err(TopologyError::TooMuchOutput {
             script: shown,
-            status: out.status.to_string(),
-            hosts: hosts.join(" "),
+            limit: cap,
+            hosts: shown_hosts(hosts),
         });
     }
-    let text = String::from_utf8_lossy(&out.stdout);
+    // Output closed: the script is done or about to be; wait out the rest of
+    // the time limit for its exit status.
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if started.elapsed() < limits.timeout => {
+                std::thread::sleep(Duration::from_millis(2))
+            }
+            Ok(None) => {
+                kill_group();
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(timeout("still running"));
+            }
+            Err(source) => {
+                return Err(TopologyError::Spawn {
+                    script: shown,
+                    source,
+                })
+            }
+        }
+    };
+    read.map_err(|source| TopologyError::Spawn {
+        script: shown.clone(),
+        source,
+    })?;
+    if !status.success() {
+        return Err(TopologyError::Failed {
+            script: shown,
+            status: status.to_string(),
+            hosts: shown_hosts(hosts),
+        });
+    }
+    let text = String::from_utf8_lossy(&buf);
     let racks: Vec<String> = text.split_whitespace().map(String::from).collect();
     if racks.len() != hosts.len() {
         return Err(TopologyError::Count {
             script: shown,
             got: racks.len(),
             want: hosts.len(),
-            hosts: hosts.join(" "),
+            hosts: shown_hosts(hosts),
         });
     }
     Ok(racks)
@@ -295,6 +464,7 @@ mod tests {
         let t = Topology::Script {
             script: s,
             max_args: 2,
+            limits: ScriptLimits::default(),
         };
         let r = t.resolve(&hosts(&["a", "b", "c", "d", "e"])).unwrap();
         assert_eq!(
@@ -311,6 +481,7 @@ mod tests {
         let t = Topology::Script {
             script: s.clone(),
             max_args: 100,
+            limits: ScriptLimits::default(),
         };
         let e = t.resolve(&hosts(&["a", "b"])).unwrap_err().to_string();
         assert_eq!(
@@ -324,6 +495,7 @@ mod tests {
         let t = Topology::Script {
             script: s.clone(),
             max_args: 100,
+            limits: ScriptLimits::default(),
         };
         let e = t.resolve(&hosts(&["a"])).unwrap_err().to_string();
         assert!(e.contains("exited with exit status: 3 for hosts a"), "{e}");

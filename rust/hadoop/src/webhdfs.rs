@@ -7,7 +7,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::sync::Semaphore;
 
@@ -48,6 +48,9 @@ pub mod wire {
         pub block_size: u64,
         #[serde(default)]
         pub replication: u32,
+        /// The inode id; a directory met twice in one walk is a loop.
+        #[serde(default)]
+        pub file_id: Option<u64>,
     }
 
     #[derive(Debug, Deserialize)]
@@ -230,13 +233,49 @@ pub enum WebHdfsError {
         status: u16,
         body: String,
     },
-    #[error("{namenode}: {op} {path}: timed out after {after_ms} ms")]
+    #[error("{namenode}: {op} {path}: timed out after {} ({})", seconds(*.after_ms), .limits)]
     Timeout {
         namenode: String,
         op: String,
         path: String,
+        /// Time from sending the request to giving up.
         after_ms: u128,
+        /// The timeouts in force, as a reader needs them.
+        limits: String,
     },
+    #[error("{namenode}: {op} {path}: response larger than {limit} bytes ({MAX_RESPONSE_KEY}){}", .length.map(|n| format!("; it announced {n} bytes")).unwrap_or_default())]
+    TooLarge {
+        namenode: String,
+        op: String,
+        path: String,
+        limit: u64,
+        /// `Content-Length`, when the NameNode sent one.
+        length: Option<u64>,
+    },
+    #[error("LISTSTATUS {dir}: entry name {name:?} is not a single path component (HDFS names hold no '/' and are never '.' or '..')")]
+    BadEntry { dir: String, name: String },
+    #[error(
+        "LISTSTATUS {path}: deeper than {limit} directory levels under {root} ({MAX_DEPTH_KEY})"
+    )]
+    TooDeep {
+        root: String,
+        path: String,
+        limit: usize,
+    },
+    #[error("LISTSTATUS {path}: directory {dir} (inode {file_id}) was already walked; the listing loops")]
+    Loop {
+        path: String,
+        dir: String,
+        file_id: u64,
+    },
+    #[error("{root}: more than {limit} files and directories under it ({MAX_FILES_KEY})")]
+    TooManyFiles { root: String, limit: usize },
+    #[error(
+        "{root}: more than {limit} blocks under it (the block limit: `spindle plan --max-tasks`)"
+    )]
+    TooManyBlocks { root: String, limit: usize },
+    #[error("bad WebHDFS option {name}: {detail}")]
+    BadOption { name: &'static str, detail: String },
     #[error("{namenode}: {op} {path}: cannot connect after {attempts} attempts: {detail}")]
     Connect {
         namenode: String,
@@ -271,6 +310,17 @@ pub enum WebHdfsError {
     BadPath { path: String },
 }
 
+/// The settings that bound what the client reads.
+pub const MAX_RESPONSE_KEY: &str = crate::conf::keys::WEBHDFS_MAX_RESPONSE;
+pub const MAX_DEPTH_KEY: &str = crate::conf::keys::WEBHDFS_MAX_DEPTH;
+pub const MAX_FILES_KEY: &str = crate::conf::keys::WEBHDFS_MAX_FILES;
+/// Of an error body only this much is read: it is shown as a snippet.
+const ERROR_BODY_CAP: usize = 64 << 10;
+
+fn seconds(ms: u128) -> String {
+    format!("{:.1} s", ms as f64 / 1000.0)
+}
+
 impl WebHdfsError {
     /// Whether another NameNode might answer (HA failover).
     fn try_next(&self) -> bool {
@@ -301,6 +351,14 @@ pub struct WebHdfsOptions {
     pub backoff: Duration,
     /// Requests in flight at once.
     pub concurrency: usize,
+    /// Largest response body read, in bytes.
+    pub max_response: u64,
+    /// Deepest directory level the input walk enters.
+    pub max_depth: usize,
+    /// Most files and directories the input walk visits.
+    pub max_files: usize,
+    /// Most blocks read in all (`spindle plan` passes its `--max-tasks`).
+    pub max_blocks: usize,
 }
 
 impl std::fmt::Debug for WebHdfsOptions {
@@ -314,6 +372,10 @@ impl std::fmt::Debug for WebHdfsOptions {
             .field("retries", &self.retries)
             .field("backoff", &self.backoff)
             .field("concurrency", &self.concurrency)
+            .field("max_response", &self.max_response)
+            .field("max_depth", &self.max_depth)
+            .field("max_files", &self.max_files)
+            .field("max_blocks", &self.max_blocks)
             .finish()
     }
 }
@@ -329,8 +391,18 @@ impl Default for WebHdfsOptions {
             retries: 3,
             backoff: Duration::from_millis(200),
             concurrency: 16,
+            max_response: 256 << 20,
+            max_depth: 1000,
+            max_files: 1_000_000,
+            max_blocks: 10_000_000,
         }
     }
+}
+
+/// The bound on one whole request (connection, answer and body).
+fn request_timeout(opts: &WebHdfsOptions) -> Duration {
+    opts.connect_timeout
+        .saturating_add(opts.read_timeout.saturating_mul(5))
 }
 
 /// One input file.
@@ -405,7 +477,9 @@ fn redact(text: &str) -> String {
 fn snippet(body: &[u8]) -> String {
     let s = redact(&String::from_utf8_lossy(body));
     let s = s.trim();
-    if s.chars().count() > 200 {
+    if s.is_empty() {
+        "(blank body)".into()
+    } else if s.chars().count() > 200 {
         format!("{}...", s.chars().take(200).collect::<String>())
     } else {
         s.to_string()
@@ -419,6 +493,23 @@ impl WebHdfs {
                 address: String::new(),
                 detail: "no NameNode address given".into(),
             });
+        }
+        let bad = |name: &'static str, detail: &str| WebHdfsError::BadOption {
+            name,
+            detail: detail.into(),
+        };
+        // A zero timeout would fail every request at once.
+        if opts.connect_timeout.is_zero() {
+            return Err(bad("connect timeout", "must be longer than 0"));
+        }
+        if opts.read_timeout.is_zero() {
+            return Err(bad("read timeout", "must be longer than 0"));
+        }
+        if opts.max_response == 0 || opts.max_depth == 0 || opts.max_files == 0 {
+            return Err(bad(
+                "limits",
+                "response size, depth and file count must be positive",
+            ));
         }
         let mut namenodes = Vec::new();
         for a in &opts.namenodes {
@@ -444,7 +535,7 @@ impl WebHdfs {
             .read_timeout(opts.read_timeout)
             // read_timeout bounds each read; a NameNode trickling bytes must
             // not stall a plan forever, so each request also has a total bound.
-            .timeout(opts.connect_timeout + opts.read_timeout * 5)
+            .timeout(request_timeout(&opts))
             .build()
             .map_err(|e| WebHdfsError::BadAddress {
                 address: opts.namenodes.join(","),
@@ -545,14 +636,21 @@ impl WebHdfs {
             }
         }
         let opts = &self.inner.opts;
+        let limits = format!(
+            "connect timeout {}, read timeout {} per read, {} per request",
+            seconds(opts.connect_timeout.as_millis()),
+            seconds(opts.read_timeout.as_millis()),
+            seconds(request_timeout(opts).as_millis())
+        );
         // A request that cannot be retried here: a timeout, or a transport error.
-        let fail = |e: reqwest::Error, after: Duration| {
+        let fail = |e: reqwest::Error, started: Instant| {
             if e.is_timeout() {
                 WebHdfsError::Timeout {
                     namenode: namenode.clone(),
                     op: op.into(),
                     path: path.into(),
-                    after_ms: after.as_millis(),
+                    after_ms: started.elapsed().as_millis(),
+                    limits: limits.clone(),
                 }
             } else {
                 WebHdfsError::Transport {
@@ -565,23 +663,57 @@ impl WebHdfs {
         };
         let mut attempt = 0u32;
         loop {
+            let started = Instant::now();
             let result = self.inner.http.get(url.clone()).send().await;
             let retry_detail = match result {
                 Err(e) => {
                     let e = e.without_url();
                     if !e.is_connect() || e.is_timeout() {
-                        let after = opts.read_timeout.max(opts.connect_timeout);
-                        return Err(fail(e, after));
+                        return Err(fail(e, started));
                     }
                     chain(&e)
                 }
-                Ok(resp) => {
+                Ok(mut resp) => {
                     let status = resp.status().as_u16();
-                    let body = match resp.bytes().await {
-                        Ok(b) => b.to_vec(),
-                        Err(e) => return Err(fail(e.without_url(), opts.read_timeout)),
+                    let ok = (200..300).contains(&status);
+                    // Bodies are read up to a cap: the configured one for an
+                    // answer (past it, an error), a small one for an error
+                    // body, of which only a snippet is shown anyway.
+                    let cap = if ok {
+                        opts.max_response
+                    } else {
+                        ERROR_BODY_CAP as u64
                     };
-                    if (200..300).contains(&status) {
+                    let length = resp.content_length();
+                    let too_large = || WebHdfsError::TooLarge {
+                        namenode: namenode.clone(),
+                        op: op.into(),
+                        path: path.into(),
+                        limit: cap,
+                        length,
+                    };
+                    if ok && length.is_some_and(|n| n > cap) {
+                        return Err(too_large());
+                    }
+                    let mut body: Vec<u8> = Vec::new();
+                    loop {
+                        match resp.chunk().await {
+                            Ok(Some(c)) => {
+                                let room = cap.saturating_sub(body.len() as u64) as usize;
+                                if c.len() > room {
+                                    if ok {
+                                        return Err(too_large());
+                                    }
+                                    body.extend_from_slice(&c[..room]);
+                                    break;
+                                }
+                                body.extend_from_slice(&c);
+                            }
+                            Ok(None) => break,
+                            Err(e) => return Err(fail(e.without_url(), started)),
+                        }
+                    }
+                    if ok {
                         return Ok(body);
                     }
                     let err = match parse_remote_exception(&body) {
@@ -669,13 +801,32 @@ impl WebHdfs {
                 length: st.length,
             }]);
         }
+        // Bounded as HDFS itself is: names are single path components,
+        // paths at most max_depth deep, and no directory is walked twice
+        // (a listing that always holds a directory `x` walked /x/x/x...).
+        let opts = &self.inner.opts;
+        let mut visited: std::collections::HashSet<u64> = st.file_id.into_iter().collect();
         let mut out = Vec::new();
-        let mut dirs = vec![root.to_string()];
-        while let Some(dir) = dirs.pop() {
+        let mut entries = 0usize;
+        let mut dirs = vec![(root.to_string(), 0usize)];
+        while let Some((dir, depth)) = dirs.pop() {
             for c in self.list_status(&dir).await? {
                 let name = c.path_suffix.as_str();
+                if name.contains('/') || name == "." || name == ".." {
+                    return Err(WebHdfsError::BadEntry {
+                        dir,
+                        name: crate::conf::shorten(name),
+                    });
+                }
                 if name.is_empty() || name.starts_with('_') || name.starts_with('.') {
                     continue;
+                }
+                entries += 1;
+                if entries > opts.max_files {
+                    return Err(WebHdfsError::TooManyFiles {
+                        root: root.to_string(),
+                        limit: opts.max_files,
+                    });
                 }
                 let child = if dir == "/" {
                     format!("/{name}")
@@ -683,7 +834,25 @@ impl WebHdfs {
                     format!("{dir}/{name}")
                 };
                 match c.kind.as_str() {
-                    "DIRECTORY" => dirs.push(child),
+                    "DIRECTORY" => {
+                        if depth + 1 > opts.max_depth {
+                            return Err(WebHdfsError::TooDeep {
+                                root: root.to_string(),
+                                path: crate::conf::shorten(&child),
+                                limit: opts.max_depth,
+                            });
+                        }
+                        if let Some(id) = c.file_id {
+                            if !visited.insert(id) {
+                                return Err(WebHdfsError::Loop {
+                                    path: crate::conf::shorten(&dir),
+                                    dir: name.to_string(),
+                                    file_id: id,
+                                });
+                            }
+                        }
+                        dirs.push((child, depth + 1));
+                    }
                     "FILE" => out.push(InputFile {
                         path: child,
                         length: c.length,
@@ -743,10 +912,25 @@ impl WebHdfs {
         let files = self.input_files(root).await?;
         let mut per_file = Vec::new();
         let mut rest = files.into_iter().enumerate();
+        let limit = self.inner.opts.max_blocks;
+        let mut total = 0usize;
+        let mut count = |n: usize| {
+            total += n;
+            if total > limit {
+                Err(WebHdfsError::TooManyBlocks {
+                    root: root.to_string(),
+                    limit,
+                })
+            } else {
+                Ok(())
+            }
+        };
         // The first file alone, so that a NameNode without
         // GETFILEBLOCKLOCATIONS is found out once, not once per file.
         if let Some((i, f)) = rest.next() {
-            per_file.push((i, self.block_locations(&f).await?));
+            let b = self.block_locations(&f).await?;
+            count(b.len())?;
+            per_file.push((i, b));
         }
         let mut set = tokio::task::JoinSet::new();
         for (i, f) in rest {
@@ -760,7 +944,9 @@ impl WebHdfs {
                 path: root.into(),
                 detail: e.to_string(),
             })?;
-            per_file.push((i, r?));
+            let b = r?;
+            count(b.len())?;
+            per_file.push((i, b));
         }
         per_file.sort_by_key(|(i, _)| *i);
         Ok(per_file.into_iter().flat_map(|(_, b)| b).collect())

@@ -30,8 +30,11 @@ struct Mean {
 
 /// Runs the demo and returns its text.
 pub fn run(a: &DemoSpec) -> Result<String> {
-    if a.runs == 0 {
-        return Err(ReproError::Invalid("--runs must be at least 1".into()));
+    if a.runs == 0 || a.runs > 1000 {
+        return Err(ReproError::Invalid(format!(
+            "--runs must be from 1 to 1000, got {}",
+            a.runs
+        )));
     }
     // The paper's homogeneous model: unit tasks, communication overlapped
     // (a remote task also takes one unit), so both criteria are counts.

@@ -68,7 +68,18 @@ pub struct SimConfig {
     pub policy: PolicyKind,
     pub cost: CostModel,
     pub delay: LocalityDelay,
+    /// Most nodes a simulation may have (`--max-nodes`).
+    pub max_nodes: usize,
+    /// Most maps and reduces in a workload (`--max-tasks`).
+    pub max_tasks: usize,
 }
+
+/// Defaults of the size limits: no cluster comes near them, and a run at
+/// the limit still fits in memory (a million nodes take about 0.5 GB).
+pub const DEFAULT_MAX_NODES: usize = 1_000_000;
+pub const DEFAULT_MAX_TASKS: usize = 10_000_000;
+/// Most containers a node may hold (no NodeManager runs this many).
+pub const MAX_SLOTS: u32 = 100_000;
 
 impl Default for SimConfig {
     fn default() -> Self {
@@ -102,6 +113,8 @@ impl Default for SimConfig {
             policy: PolicyKind::HadoopDefault,
             cost: CostModel::default(),
             delay: LocalityDelay::default(),
+            max_nodes: DEFAULT_MAX_NODES,
+            max_tasks: DEFAULT_MAX_TASKS,
         }
     }
 }
@@ -120,10 +133,34 @@ impl SimConfig {
         self.node_capacity().slots_of(&self.container())
     }
 
-    /// Sets node capacity to `slots` containers of the configured size.
-    pub fn set_slots(&mut self, slots: u32) {
-        self.node_memory_mb = self.container_memory_mb * slots as i64;
-        self.node_vcores = self.container_vcores * slots as i32;
+    /// Sets node capacity to `slots` containers of the configured size, at
+    /// most [`MAX_SLOTS`] (beyond, the capacity overflowed YARN's 32-bit
+    /// vcores and read "-1 vcores").
+    pub fn set_slots(&mut self, slots: u32) -> Result<(), String> {
+        if slots == 0 || slots > MAX_SLOTS {
+            return Err(format!(
+                "{slots} containers per node: must be from 1 to {MAX_SLOTS} (the simulator's limit)"
+            ));
+        }
+        self.node_memory_mb = self
+            .container_memory_mb
+            .checked_mul(i64::from(slots))
+            .ok_or_else(|| {
+                format!(
+                    "{slots} containers of {} MB overflow a node's memory",
+                    self.container_memory_mb
+                )
+            })?;
+        self.node_vcores = i32::try_from(slots)
+            .ok()
+            .and_then(|n| self.container_vcores.checked_mul(n))
+            .ok_or_else(|| {
+                format!(
+                    "{slots} containers of {} vcores overflow a node's vcores",
+                    self.container_vcores
+                )
+            })?;
+        Ok(())
     }
 
     /// Relative compute speed of `node`.

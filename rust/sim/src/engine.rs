@@ -26,18 +26,42 @@ const MB: f64 = (1u64 << 20) as f64;
 /// mapreduce.job.reducer.unconditional-preempt.delay.sec (300 s).
 const REDUCER_PREEMPT_DELAY_MS: u64 = 300_000;
 
+/// Simulated time stops here: 100 years in milliseconds. Anything that
+/// would end later (a node of speed 1e-300, a remote read of 1e300 ms) is an
+/// error naming it, not a wrapped or saturated clock.
+pub const HORIZON_MS: u64 = 100 * 36_525 * 86_400_000 / 100;
+
 #[derive(Debug, Error)]
 pub enum SimError {
     #[error("configuration: {0}")]
     Config(String),
     #[error("the Session rejected an event: {0}")]
     Session(#[from] SessionError),
-    #[error("simulation stalled at {at_s:.0} s: no container was granted, started or finished for 4 hours while jobs {jobs} still had work (policy {policy} found nothing to run)")]
+    #[error("simulation stalled at {at_s:.0} s: no container was granted, started or finished for 4 hours and no task is running, while jobs {jobs} still had work (policy {policy} found nothing to run)")]
     Stalled {
         at_s: f64,
         jobs: String,
         policy: String,
     },
+    #[error("simulated time would pass the simulator's horizon of 100 years: {what}")]
+    Horizon { what: String },
+}
+
+/// How far a run has got, for a progress display.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Progress {
+    pub jobs_done: usize,
+    pub jobs: usize,
+    /// Simulated time.
+    pub sim_ms: u64,
+    pub events: u64,
+}
+
+impl Progress {
+    /// Fraction of the jobs finished.
+    pub fn fraction(&self) -> f64 {
+        self.jobs_done as f64 / self.jobs.max(1) as f64
+    }
 }
 
 /// Where and when one task ran (kept with `record_tasks`).
@@ -182,16 +206,20 @@ struct Sim<'a> {
     log: Option<Vec<(SessionEvent, Vec<Grant>)>>,
     unfinished: usize,
     last_activity: u64,
+    /// Tasks whose end is scheduled: while one runs, the cluster is busy,
+    /// however long it takes (a slow node is not a stall).
+    running: u32,
 }
 
 /// Runs `jobs` on the cluster of `cfg` with `cfg.policy`. `progress` is
-/// called now and then with the fraction of jobs finished.
+/// called now and then (every 65,536 events) with how far the run got.
 pub fn simulate(
     cfg: &SimConfig,
     jobs: &[JobSpec],
-    mut progress: impl FnMut(f64),
+    mut progress: impl FnMut(&Progress),
 ) -> Result<SimOutput, SimError> {
     validate(cfg)?;
+    validate_jobs(cfg, jobs)?;
     let wall = Instant::now();
     let mut sim = Sim::new(cfg, jobs)?;
     sim.run(&mut progress)?;
@@ -199,8 +227,61 @@ pub fn simulate(
     Ok(sim.finish(wall_ms))
 }
 
+/// The jobs fit the simulator: distinct ids, submit times within the
+/// horizon, and at most `cfg.max_tasks` maps and reduces in all (counted
+/// before any is allocated: `"input_mb": 1e12` once meant 8e9 blocks).
+fn validate_jobs(cfg: &SimConfig, jobs: &[JobSpec]) -> Result<(), SimError> {
+    let bad = |m: String| Err(SimError::Config(m));
+    let mut ids: HashMap<&str, usize> = HashMap::new();
+    let mut inputs: HashMap<&str, ()> = HashMap::new();
+    let mut tasks: u128 = 0;
+    for (i, j) in jobs.iter().enumerate() {
+        if let Some(first) = ids.insert(&j.id, i) {
+            return bad(format!(
+                "jobs {first} and {i} have the same id {:?}; job ids must be unique",
+                j.id
+            ));
+        }
+        if j.submit_ms > HORIZON_MS {
+            return bad(format!(
+                "job {:?} is submitted at {} s, past the simulator's horizon of 100 years",
+                j.id,
+                j.submit_ms / 1000
+            ));
+        }
+        // Jobs naming the same input path share its blocks.
+        let new_input = match &j.input_path {
+            Some(p) => inputs.insert(p, ()).is_none(),
+            None => true,
+        };
+        let maps = if new_input {
+            j.input_bytes.div_ceil(cfg.block_size).max(1)
+        } else {
+            0
+        };
+        tasks += u128::from(maps) + u128::from(j.reduces);
+        // Asks count in i32, as YARN's do, whatever --max-tasks says.
+        if tasks > cfg.max_tasks.min(i32::MAX as usize) as u128 {
+            return bad(format!(
+                "job {:?} ({} bytes of input: {maps} maps, {} reduces) brings the workload past {} maps and reduces in all, the limit (--max-tasks)",
+                j.id,
+                j.input_bytes,
+                j.reduces,
+                cfg.max_tasks.min(i32::MAX as usize)
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn validate(cfg: &SimConfig) -> Result<(), SimError> {
     let bad = |m: String| Err(SimError::Config(m));
+    if cfg.nodes > cfg.max_nodes {
+        return bad(format!(
+            "{} nodes is more than the limit of {} (--max-nodes)",
+            cfg.nodes, cfg.max_nodes
+        ));
+    }
     if cfg.nodes == 0 || cfg.racks == 0 || cfg.racks > cfg.nodes {
         return bad(format!(
             "need nodes >= racks >= 1, got {} nodes and {} racks",
@@ -297,6 +378,7 @@ impl<'a> Sim<'a> {
             log: cfg.record_events.then(Vec::new),
             unfinished: specs.len(),
             last_activity: 0,
+            running: 0,
         };
         for i in 0..cfg.nodes {
             let (host, rack) = (
@@ -427,8 +509,17 @@ impl<'a> Sim<'a> {
             .gen_range(self.cfg.jvm_min_ms..=self.cfg.jvm_max_ms)
     }
 
-    fn run(&mut self, progress: &mut dyn FnMut(f64)) -> Result<(), SimError> {
-        let total = self.specs.len().max(1) as f64;
+    fn progress_now(&self) -> Progress {
+        Progress {
+            jobs_done: self.specs.len() - self.unfinished,
+            jobs: self.specs.len(),
+            sim_ms: self.now,
+            events: self.events,
+        }
+    }
+
+    fn run(&mut self, progress: &mut dyn FnMut(&Progress)) -> Result<(), SimError> {
+        progress(&self.progress_now());
         while self.unfinished > 0 {
             let Some(Reverse((at, _, ev))) = self.queue.pop() else {
                 break;
@@ -436,20 +527,31 @@ impl<'a> Sim<'a> {
             self.now = at;
             self.events += 1;
             if self.events.is_multiple_of(65_536) {
-                progress(1.0 - self.unfinished as f64 / total);
+                progress(&self.progress_now());
             }
             match ev {
                 Ev::Submit(j) => self.submit(j)?,
                 Ev::NodeHeartbeat(n) => self.node_heartbeat(n)?,
                 Ev::AmHeartbeat(j) => self.am_heartbeat(j)?,
-                Ev::JvmUp(c) => self.jvm_up(c),
+                Ev::JvmUp(c) => self.jvm_up(c)?,
                 Ev::ReadDone(c) => self.read_done(c),
                 Ev::TaskDone(c) => self.task_done(c)?,
                 Ev::Progress(c) => self.progress(c),
             }
         }
-        progress(1.0);
+        progress(&self.progress_now());
         Ok(())
+    }
+
+    /// `now + ms` as a clock time; an error naming `what` past the horizon
+    /// (or when `ms` is not a number at all).
+    fn after(&self, ms: f64, what: impl FnOnce() -> String) -> Result<u64, SimError> {
+        let left = (HORIZON_MS - self.now.min(HORIZON_MS)) as f64;
+        if ms.is_finite() && ms <= left {
+            Ok(self.now + ms.max(0.0).round() as u64)
+        } else {
+            Err(SimError::Horizon { what: what() })
+        }
     }
 
     fn submit(&mut self, j: u32) -> Result<(), SimError> {
@@ -547,7 +649,7 @@ impl<'a> Sim<'a> {
             }
             self.grants = grants;
         }
-        if self.now.saturating_sub(self.last_activity) > STALL_MS {
+        if self.running == 0 && self.now.saturating_sub(self.last_activity) > STALL_MS {
             return Err(self.stalled());
         }
         self.push(self.now + self.cfg.heartbeat_ms, Ev::NodeHeartbeat(n));
@@ -765,7 +867,7 @@ impl<'a> Sim<'a> {
         Ok(())
     }
 
-    fn jvm_up(&mut self, cid: u32) {
+    fn jvm_up(&mut self, cid: u32) -> Result<(), SimError> {
         let now = self.now;
         let c = &self.containers[cid as usize];
         let (node, j, work) = (c.node, c.job, c.work);
@@ -776,21 +878,31 @@ impl<'a> Sim<'a> {
             Work::Map(m) => {
                 let block = self.jobs[j as usize].blocks[m as usize];
                 let mb = self.block_size[block as usize] as f64 / MB;
-                let (read_ms, locality) = self.read(cid, node, block, mb);
-                let compute_ms =
-                    mb * spec.profile.map_cpu_ms_per_mb() / self.cfg.speed(node as usize);
-                let done = now + read_ms + compute_ms.round() as u64;
+                let (read_ms, locality) = self.read(cid, node, block, mb)?;
+                let speed = self.cfg.speed(node as usize);
+                let compute_ms = mb * spec.profile.map_cpu_ms_per_mb() / speed;
+                let done = self.after(read_ms.round() + compute_ms.round(), || {
+                    format!(
+                        "map {m} of job {:?} on {} would take {:e} ms (reading {:e} ms, computing {:e} ms at speed {speed:e})",
+                        spec.id,
+                        self.hosts[node as usize],
+                        read_ms + compute_ms,
+                        read_ms,
+                        compute_ms
+                    )
+                })?;
                 let c = &mut self.containers[cid as usize];
                 c.locality = locality;
                 c.done_ms = done.max(now + 1);
                 let job = &mut self.jobs[j as usize];
                 job.locality[locality as usize] += 1;
                 let done = self.containers[cid as usize].done_ms;
+                self.running += 1;
                 self.push(done, Ev::TaskDone(cid));
             }
             Work::Reduce(_) => {
                 if self.jobs[j as usize].maps_done_ms.is_some() {
-                    self.schedule_reduce(cid);
+                    self.schedule_reduce(cid)?;
                 } else {
                     self.jobs[j as usize].waiting_reducers.push(cid);
                 }
@@ -799,15 +911,22 @@ impl<'a> Sim<'a> {
         if now + self.cfg.progress_ms < self.containers[cid as usize].done_ms {
             self.push(now + self.cfg.progress_ms, Ev::Progress(cid));
         }
+        Ok(())
     }
 
-    /// Read time of a map's block and where it was read from.
-    fn read(&mut self, cid: u32, node: u32, block: u32, mb: f64) -> (u64, Locality) {
+    /// Read time (ms) of a map's block and where it was read from.
+    fn read(
+        &mut self,
+        cid: u32,
+        node: u32,
+        block: u32,
+        mb: f64,
+    ) -> Result<(f64, Locality), SimError> {
         let cfg = self.cfg;
         let replicas = &self.block_replicas[block as usize];
         let local_ms = mb / cfg.disk_mb_s * 1000.0;
         if replicas.contains(&node) {
-            return (local_ms.round() as u64, Locality::Node);
+            return Ok((local_ms, Locality::Node));
         }
         let my_rack = self.node_rack[node as usize];
         let rack_local = replicas
@@ -839,11 +958,16 @@ impl<'a> Sim<'a> {
                 mb / rate * 1000.0
             }
         };
-        let ms = ms.round() as u64;
         if self.containers[cid as usize].flow.is_some() {
-            self.push(self.now + ms, Ev::ReadDone(cid));
+            let done = self.after(ms, || {
+                format!(
+                    "a remote read of {mb} MB on {} would take {ms:e} ms (network model {:?})",
+                    self.hosts[node as usize], cfg.network
+                )
+            })?;
+            self.push(done, Ev::ReadDone(cid));
         }
-        (ms, locality)
+        Ok((ms, locality))
     }
 
     fn read_done(&mut self, cid: u32) {
@@ -859,7 +983,7 @@ impl<'a> Sim<'a> {
 
     /// A reducer whose maps are all done: the rest of the shuffle (at least
     /// the last map's share), then sort/reduce, then the output write.
-    fn schedule_reduce(&mut self, cid: u32) {
+    fn schedule_reduce(&mut self, cid: u32) -> Result<(), SimError> {
         let c = &self.containers[cid as usize];
         let j = c.job as usize;
         let spec = &self.specs[j];
@@ -873,10 +997,20 @@ impl<'a> Sim<'a> {
         let reduce_ms =
             share_mb * spec.profile.reduce_cpu_ms_per_mb() / self.cfg.speed(c.node as usize);
         let write_ms = spec.output_bytes as f64 / reduces / MB / self.cfg.write_mb_s * 1000.0;
-        let done = ((shuffled + reduce_ms + write_ms).round() as u64).max(self.now + 1);
+        let end = (shuffled + reduce_ms + write_ms).round();
+        let done = self
+            .after(end - self.now as f64, || {
+                format!(
+                    "a reduce of job {:?} on {} would end at {end:e} ms (shuffle, reduce {reduce_ms:e} ms, write {write_ms:e} ms)",
+                    spec.id, self.hosts[c.node as usize]
+                )
+            })?
+            .max(self.now + 1);
         self.containers[cid as usize].done_ms = done;
         self.containers[cid as usize].locality = Locality::OffSwitch;
+        self.running += 1;
         self.push(done, Ev::TaskDone(cid));
+        Ok(())
     }
 
     fn progress(&mut self, cid: u32) {
@@ -909,6 +1043,7 @@ impl<'a> Sim<'a> {
     }
 
     fn task_done(&mut self, cid: u32) -> Result<(), SimError> {
+        self.running -= 1;
         self.release(cid)?;
         let c = &self.containers[cid as usize];
         let j = c.job;
@@ -922,7 +1057,7 @@ impl<'a> Sim<'a> {
                 if job.maps_done as usize == job.state.len() {
                     job.maps_done_ms = Some(now);
                     for cid in std::mem::take(&mut job.waiting_reducers) {
-                        self.schedule_reduce(cid);
+                        self.schedule_reduce(cid)?;
                     }
                 }
             }

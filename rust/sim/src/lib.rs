@@ -24,7 +24,7 @@ pub mod report;
 pub mod workload;
 
 pub use config::{NetworkModel, SimConfig};
-pub use engine::{simulate, SimError, SimOutput, TaskRecord};
+pub use engine::{simulate, Progress, SimError, SimOutput, TaskRecord, HORIZON_MS};
 pub use load::{scale_to_load, LoadScaling};
 pub use report::{JobResult, SimMetrics, SimResult};
 pub use workload::{JobSpec, Profile, Workload, WorkloadError};

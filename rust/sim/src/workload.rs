@@ -99,6 +99,48 @@ pub enum WorkloadError {
     },
     #[error("unknown workload {0:?}; use wordcount, terasort, mixed or swim:FILE")]
     Unknown(String),
+    #[error("{file}: {size}over the {limit}-byte limit (--max-input-bytes)", size = .size.map(|n| format!("{n} bytes, ")).unwrap_or_default())]
+    TooLarge {
+        file: String,
+        size: Option<u64>,
+        limit: u64,
+    },
+}
+
+/// Largest submit time and byte count a job may have: 100 years of
+/// simulated time, and an exabyte (the simulator counts in u64 bytes and
+/// milliseconds; beyond these, conversions from the file's floats saturate).
+pub const MAX_SUBMIT_S: f64 = 100.0 * 365.25 * 86_400.0;
+pub const MAX_BYTES: f64 = 1e18;
+/// A job file's `input_mb` limit (2^20 bytes each: about an exabyte).
+pub const MAX_INPUT_MB: f64 = 1e12;
+
+/// Reads `file` as text, at most `limit` bytes: the length is checked first,
+/// and a device or pipe (`/dev/zero`) is read only one byte past the limit.
+fn read_text(file: &str, limit: u64) -> Result<String, WorkloadError> {
+    use std::io::Read;
+    let io = |e: std::io::Error| WorkloadError::Read {
+        file: file.to_string(),
+        message: e.to_string(),
+    };
+    let too_large = |size| WorkloadError::TooLarge {
+        file: file.to_string(),
+        size,
+        limit,
+    };
+    let f = std::fs::File::open(file).map_err(io)?;
+    let meta = f.metadata().map_err(io)?;
+    if meta.is_file() && meta.len() > limit {
+        return Err(too_large(Some(meta.len())));
+    }
+    let mut text = String::new();
+    f.take(limit.saturating_add(1))
+        .read_to_string(&mut text)
+        .map_err(io)?;
+    if text.len() as u64 > limit {
+        return Err(too_large(None));
+    }
+    Ok(text)
 }
 
 /// Where the jobs come from.
@@ -126,12 +168,14 @@ impl Workload {
     }
 
     /// The jobs, for a cluster of `nodes` nodes (SWIM bytes scale with it).
-    /// `max_jobs` keeps the first jobs only.
+    /// `max_jobs` keeps the first jobs only; a trace file is read up to
+    /// `max_bytes`.
     pub fn jobs(
         &self,
         nodes: usize,
         seed: u64,
         max_jobs: Option<usize>,
+        max_bytes: u64,
     ) -> Result<Vec<JobSpec>, WorkloadError> {
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5157_4f52_4b4c_4f41);
         let mut jobs = match self {
@@ -150,13 +194,7 @@ impl Workload {
                 4,
                 64,
             ),
-            Workload::Swim { file } => {
-                let text = std::fs::read_to_string(file).map_err(|e| WorkloadError::Read {
-                    file: file.clone(),
-                    message: e.to_string(),
-                })?;
-                parse_swim(file, &text, nodes)?
-            }
+            Workload::Swim { file } => parse_swim(file, &read_text(file, max_bytes)?, nodes)?,
         };
         if let Some(n) = max_jobs {
             jobs.truncate(n);
@@ -197,6 +235,7 @@ pub fn parse_swim(file: &str, text: &str, nodes: usize) -> Result<Vec<JobSpec>, 
     let trace_nodes = if file.contains("2010") { 3000.0 } else { 600.0 };
     let scale = nodes as f64 / trace_nodes;
     let mut jobs = Vec::new();
+    let mut ids: std::collections::HashMap<String, usize> = Default::default();
     for (i, line) in text.lines().enumerate() {
         let line_no = i + 1;
         if line.trim().is_empty() {
@@ -223,10 +262,28 @@ pub fn parse_swim(file: &str, text: &str, nodes: usize) -> Result<Vec<JobSpec>, 
                     err(format!(
                         "field {} ({name}) is not a number >= 0: {:?}",
                         k + 1,
-                        f[k]
+                        shorten(f[k])
                     ))
                 })
+                .and_then(|v| {
+                    let max = if k == 1 { MAX_SUBMIT_S } else { MAX_BYTES };
+                    if v > max {
+                        Err(err(format!(
+                            "field {} ({name}) is {v:e}, more than the simulator's limit of {max:e}",
+                            k + 1
+                        )))
+                    } else {
+                        Ok(v)
+                    }
+                })
         };
+        let id = f[0].trim();
+        if let Some(first) = ids.insert(id.to_string(), line_no) {
+            return Err(err(format!(
+                "job id {:?} appears again (first on line {first})",
+                shorten(id)
+            )));
+        }
         let submit = num(1, "submit_time_s")?;
         let input = ((num(3, "map_input_bytes")? * scale) as u64).max(64 * MIB);
         let shuffle_raw = num(4, "shuffle_bytes")?;
@@ -283,14 +340,20 @@ struct JobFile {
 
 /// A job file: `{"jobs": [{"id": "wc1", "submit_s": 0, "input_mb": 4096,
 /// "profile": "wordcount", "weight": 1, "reduces": 1, "input_path": "/in"}]}`
-/// (`submit_s`, `weight`, `reduces`, `input_path` optional).
-pub fn read_job_file(path: &Path) -> Result<Vec<JobSpec>, WorkloadError> {
+/// (`submit_s`, `weight`, `reduces`, `input_path` optional), read up to
+/// `max_bytes`.
+pub fn read_job_file(path: &Path, max_bytes: u64) -> Result<Vec<JobSpec>, WorkloadError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| WorkloadError::Read {
-        file: file.clone(),
-        message: e.to_string(),
-    })?;
+    let text = read_text(&file, max_bytes)?;
     parse_job_file(&file, &text)
+}
+
+/// A value for an error message: at most 60 characters.
+fn shorten(v: &str) -> String {
+    match v.char_indices().nth(60) {
+        Some((cut, _)) => format!("{}... ({} bytes)", &v[..cut], v.len()),
+        None => v.to_string(),
+    }
 }
 
 pub fn parse_job_file(file: &str, text: &str) -> Result<Vec<JobSpec>, WorkloadError> {
@@ -299,21 +362,39 @@ pub fn parse_job_file(file: &str, text: &str) -> Result<Vec<JobSpec>, WorkloadEr
         message,
     };
     let de = &mut serde_json::Deserializer::from_str(text);
-    let parsed: JobFile = serde_path_to_error::deserialize(de)
+    let parsed: JobFile = serde_path_to_error::deserialize(&mut *de)
         .map_err(|e| bad(format!("field {}: {}", e.path(), e.inner())))?;
+    de.end()
+        .map_err(|e| bad(format!("after the job list: {e}")))?;
     let mut jobs = Vec::with_capacity(parsed.jobs.len());
-    for (i, j) in parsed.jobs.into_iter().enumerate() {
+    let mut ids: std::collections::HashMap<&str, usize> = Default::default();
+    for (i, j) in parsed.jobs.iter().enumerate() {
         let field = |name: &str, problem: &str| {
             bad(format!(
                 "jobs[{i}] ({:?}): field \"{name}\" {problem}",
-                j.id
+                shorten(&j.id)
             ))
         };
-        if !(j.input_mb.is_finite() && j.input_mb > 0.0) {
-            return Err(field("input_mb", "must be a positive number"));
+        if let Some(first) = ids.insert(&j.id, i) {
+            return Err(field("id", &format!("repeats jobs[{first}]'s id")));
         }
-        if !(j.submit_s.is_finite() && j.submit_s >= 0.0) {
-            return Err(field("submit_s", "must be a number >= 0"));
+        if !(j.input_mb.is_finite() && j.input_mb > 0.0 && j.input_mb <= MAX_INPUT_MB) {
+            return Err(field(
+                "input_mb",
+                &format!(
+                    "must be a positive number up to {MAX_INPUT_MB:e} (an exabyte), got {}",
+                    j.input_mb
+                ),
+            ));
+        }
+        if !(j.submit_s.is_finite() && j.submit_s >= 0.0 && j.submit_s <= MAX_SUBMIT_S) {
+            return Err(field(
+                "submit_s",
+                &format!(
+                    "must be a number from 0 to {MAX_SUBMIT_S:e} (100 years), got {}",
+                    j.submit_s
+                ),
+            ));
         }
         if !(j.weight.is_finite() && j.weight > 0.0) {
             return Err(field("weight", "must be a positive number"));
@@ -325,7 +406,7 @@ pub fn parse_job_file(file: &str, text: &str) -> Result<Vec<JobSpec>, WorkloadEr
             j.profile,
         );
         spec.weight = j.weight;
-        spec.input_path = j.input_path;
+        spec.input_path = j.input_path.clone();
         if let Some(r) = j.reduces {
             spec.reduces = r;
             if r == 0 {
@@ -391,7 +472,7 @@ mod tests {
         );
         assert_eq!(
             e.unwrap_err().to_string(),
-            "j.json: jobs[0] (\"x\"): field \"input_mb\" must be a positive number"
+            "j.json: jobs[0] (\"x\"): field \"input_mb\" must be a positive number up to 1e12 (an exabyte), got -1"
         );
         let e = parse_job_file(
             "j.json",
@@ -416,7 +497,7 @@ mod tests {
             Workload::parse("pi").unwrap_err().to_string(),
             "unknown workload \"pi\"; use wordcount, terasort, mixed or swim:FILE"
         );
-        let jobs = Workload::Mixed.jobs(100, 1, None).unwrap();
+        let jobs = Workload::Mixed.jobs(100, 1, None, u64::MAX).unwrap();
         assert_eq!(jobs.len(), 40);
         assert_eq!(jobs[1].profile, Profile::Terasort);
         assert!(jobs.windows(2).all(|w| w[0].submit_ms <= w[1].submit_ms));

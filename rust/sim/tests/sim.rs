@@ -16,8 +16,10 @@ fn small() -> (SimConfig, Vec<JobSpec>) {
         slow_fraction: 0.2,
         ..SimConfig::default()
     };
-    cfg.set_slots(3);
-    let mut jobs = Workload::Mixed.jobs(cfg.nodes, 3, Some(8)).unwrap();
+    cfg.set_slots(3).unwrap();
+    let mut jobs = Workload::Mixed
+        .jobs(cfg.nodes, 3, Some(8), u64::MAX)
+        .unwrap();
     for j in &mut jobs {
         // Keep it small: at most 40 blocks a job.
         let shrunk = JobSpec::shaped(j.id.clone(), j.submit_ms, j.input_bytes / 16, j.profile);
@@ -148,7 +150,7 @@ fn hand_computed_two_node_scenario() {
         policy: PolicyKind::HadoopDefault,
         ..SimConfig::default()
     };
-    cfg.set_slots(1);
+    cfg.set_slots(1).unwrap();
     let mut job = JobSpec::shaped("wc".into(), 0, 3 * (128 << 20), Profile::Wordcount);
     job.reduces = 0;
     job.shuffle_bytes = 0;
@@ -220,7 +222,7 @@ fn swim_trace_from_shared_data() {
         return;
     }
     let jobs = Workload::Swim { file: path.into() }
-        .jobs(50, 1, Some(50))
+        .jobs(50, 1, Some(50), u64::MAX)
         .unwrap();
     assert_eq!(jobs.len(), 50);
     let mut cfg = SimConfig {
@@ -229,7 +231,7 @@ fn swim_trace_from_shared_data() {
         policy: PolicyKind::Asm1Comm,
         ..SimConfig::default()
     };
-    cfg.set_slots(4);
+    cfg.set_slots(4).unwrap();
     let out = simulate(&cfg, &jobs, |_| {}).unwrap();
     assert_eq!(out.result.jobs.len(), 50);
     assert!(out.result.jobs.iter().all(|j| j.finish_s >= j.submit_s));

@@ -66,15 +66,24 @@ pub fn balanced_caps(problem: &Problem) -> Vec<u32> {
             p,
         )));
     }
-    // Nodes tied with lambda may hold one more wave without raising it
-    // (bounded by |T|: with a zero local cost every count ties).
+    // Nodes tied with lambda may hold more waves without raising it (up to
+    // |T|: with a zero local cost every count ties). unit_finish grows with
+    // the count, so the largest count within lambda is found by bisection
+    // (a step at a time was O(|P| |T|) with a zero local cost).
     let tol = 1e-9 * lambda.abs().max(1.0);
-    let tasks = problem.num_tasks() as u32;
+    let tasks = problem.num_tasks().min(u32::MAX as usize) as u32;
     for p in 0..n as NodeId {
         let c = &mut count[p as usize];
-        while *c < tasks && problem.unit_finish(p, *c + 1) <= lambda + tol {
-            *c += 1;
+        let (mut lo, mut hi) = (*c, tasks);
+        while lo < hi {
+            let mid = lo + (hi - lo).div_ceil(2);
+            if problem.unit_finish(p, mid) <= lambda + tol {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
         }
+        *c = lo.max(*c);
     }
     count
 }
@@ -108,7 +117,11 @@ fn rebalance(problem: &Problem, node_of: &mut [NodeId], count: &mut [u32], cap: 
             global.push(Reverse((k, p)));
         }
     }
-    // Pops stale entries (the node filled up, or its key changed) lazily.
+    // Drops stale entries (the node filled up, or its key changed) lazily.
+    // A node's count changes only when it receives a task, and a fresh entry
+    // is pushed then, so a stale entry is simply dropped: pushing it back
+    // would duplicate the node in the heap at every move, and the duplicates
+    // made this quadratic when many tasks leave one host (issue 14).
     fn best(
         heap: &mut BinaryHeap<Reverse<(OrdF64, NodeId)>>,
         count: &[u32],
@@ -120,9 +133,6 @@ fn rebalance(problem: &Problem, node_of: &mut [NodeId], count: &mut [u32], cap: 
                 return Some((k, p));
             }
             heap.pop();
-            if count[p as usize] < cap[p as usize] {
-                heap.push(Reverse((key(count, p), p)));
-            }
         }
         None
     }

@@ -12,10 +12,12 @@
 
 use rand_chacha::ChaCha8Rng;
 
-use crate::execute::{execute, ExecState, LocalLists, Rule};
-use crate::model::{NodeId, Problem, TaskId, NONE};
-use crate::plan::Assignment;
-use crate::policy::locaware::argmax;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::execute::{execute, ExecState, Rule};
+use crate::model::{Csr, NodeId, OrdF64, Problem, TaskId, NONE};
+use crate::plan::{Assignment, NodeSlots};
 use crate::policy::Planner;
 
 /// Locality-aware LPT; `comm` allows non-local tasks.
@@ -45,16 +47,15 @@ impl Planner for Etf {
 /// Local-only LPT. Tasks without a replica go to the node that frees first.
 fn lpt(problem: &Problem) -> Assignment {
     let n_nodes = problem.num_nodes();
-    let mut slots: Vec<Vec<f64>> = (0..n_nodes)
-        .map(|n| vec![problem.node_load[n]; problem.node_slots[n].max(1) as usize])
+    let mut slots: Vec<NodeSlots> = (0..n_nodes)
+        .map(|n| NodeSlots::new(problem.node_load[n], problem.node_slots[n]))
         .collect();
-    let earliest = |s: &[f64]| -> (usize, f64) {
-        s.iter()
-            .copied()
-            .enumerate()
-            .min_by(|a, b| a.1.total_cmp(&b.1))
-            .unwrap_or((0, f64::INFINITY))
-    };
+    // Every node by the time its earliest slot frees, for the tasks without
+    // a replica (a scan of all nodes per such task was O(nodes * tasks));
+    // an entry is stale once its node took another task.
+    let mut free_first: BinaryHeap<Reverse<(OrdF64, NodeId)>> = (0..n_nodes)
+        .map(|n| Reverse((OrdF64(slots[n].earliest()), n as NodeId)))
+        .collect();
     let mut order: Vec<TaskId> = (0..problem.num_tasks() as TaskId).collect();
     order.sort_by(|&a, &b| {
         problem.task_size[b as usize]
@@ -64,19 +65,25 @@ fn lpt(problem: &Problem) -> Assignment {
     let mut node_of = vec![NONE; problem.num_tasks()];
     for &t in &order {
         let replicas = problem.replicas(t);
-        let candidates: Box<dyn Iterator<Item = NodeId>> = if replicas.is_empty() {
-            Box::new(0..n_nodes as NodeId)
+        let mut best = (NONE, f64::INFINITY);
+        if replicas.is_empty() {
+            while let Some(&Reverse((OrdF64(at), n))) = free_first.peek() {
+                if slots[n as usize].earliest() == at {
+                    best = (n, at);
+                    break;
+                }
+                free_first.pop();
+            }
         } else {
-            Box::new(replicas.iter().copied())
-        };
-        let mut best = (NONE, 0usize, f64::INFINITY);
-        for n in candidates {
-            let (slot, at) = earliest(&slots[n as usize]);
-            if at < best.2 {
-                best = (n, slot, at);
+            for &n in replicas {
+                let at = slots[n as usize].earliest();
+                // The first holder even when every load overflowed to infinity.
+                if best.0 == NONE || at < best.1 {
+                    best = (n, at);
+                }
             }
         }
-        let (n, slot, at) = best;
+        let (n, _) = best;
         if n == NONE {
             continue;
         }
@@ -85,35 +92,66 @@ fn lpt(problem: &Problem) -> Assignment {
         } else {
             problem.cost.local
         };
-        slots[n as usize][slot] =
-            at + problem.task_size[t as usize] * cost / problem.node_speed[n as usize];
+        let s = &mut slots[n as usize];
+        s.start(problem.task_size[t as usize] * cost / problem.node_speed[n as usize]);
+        free_first.push(Reverse((OrdF64(s.earliest()), n)));
         node_of[t as usize] = n;
     }
     Assignment::from_order(n_nodes, node_of, &order)
 }
 
 /// The COMM variant's list-scheduling rule (clairvoyant: reads task sizes).
+/// Sizes never change, so each node's local tasks and all tasks are sorted
+/// once, longest first (ties by task id), and a cursor skips the claimed
+/// ones: a pick costs amortised O(1) instead of a scan of every pending task.
 pub struct EtfCommRule {
-    local: LocalLists,
+    local: Csr,
+    local_cursor: Vec<u32>,
+    all: Vec<TaskId>,
+    all_cursor: usize,
 }
 
 impl EtfCommRule {
     pub fn new(problem: &Problem) -> EtfCommRule {
+        let size = &problem.task_size;
+        let longest_first = |a: &TaskId, b: &TaskId| {
+            size[*b as usize]
+                .total_cmp(&size[*a as usize])
+                .then(a.cmp(b))
+        };
+        let local = Csr::from_rows((0..problem.num_nodes()).map(|n| {
+            let mut row = problem.local_tasks(n as NodeId).to_vec();
+            row.sort_by(longest_first);
+            row
+        }));
+        let mut all: Vec<TaskId> = (0..problem.num_tasks() as TaskId).collect();
+        all.sort_by(longest_first);
         EtfCommRule {
-            local: LocalLists::new(problem),
+            local_cursor: vec![0; problem.num_nodes()],
+            local,
+            all,
+            all_cursor: 0,
         }
     }
 }
 
 impl Rule for EtfCommRule {
     fn pick(&mut self, st: &ExecState, node: NodeId, _rng: &mut ChaCha8Rng) -> Option<TaskId> {
-        let size = &st.problem.task_size;
-        let t = argmax(self.local.live(st, node), |t| size[t as usize]);
-        if t != NONE {
-            return Some(t);
+        let row = self.local.row(node as usize);
+        let c = &mut self.local_cursor[node as usize];
+        while let Some(&t) = row.get(*c as usize) {
+            if st.is_free(t) {
+                return Some(t);
+            }
+            *c += 1;
         }
-        let t = argmax(st.pending(), |t| size[t as usize]);
-        (t != NONE).then_some(t)
+        while let Some(&t) = self.all.get(self.all_cursor) {
+            if st.is_free(t) {
+                return Some(t);
+            }
+            self.all_cursor += 1;
+        }
+        None
     }
 }
 

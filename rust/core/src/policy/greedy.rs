@@ -16,7 +16,7 @@ use std::collections::BinaryHeap;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::execute::{ExecState, LocalLists, Rule};
+use crate::execute::{ExecState, LocalLists, Rule, SpareSlots};
 use crate::model::{NodeId, OrdF64, Problem, TaskId, NONE};
 use crate::plan::{place_unmatched, Assignment};
 use crate::policy::Planner;
@@ -59,20 +59,22 @@ impl Planner for Greedy {
         };
 
         let mut events: BinaryHeap<Reverse<(OrdF64, u64, NodeId)>> = BinaryHeap::new();
+        let mut spare = SpareSlots::new(problem);
         for p in 0..n_nodes as NodeId {
-            for _ in 0..problem.node_slots[p as usize].max(1) {
-                events.push(Reverse((
-                    OrdF64(problem.node_load[p as usize]),
-                    rng.gen(),
-                    p,
-                )));
-            }
+            events.push(Reverse((
+                OrdF64(problem.node_load[p as usize]),
+                rng.gen(),
+                p,
+            )));
         }
         let mut remote = 0usize;
         while !pending.is_empty() {
             let Some(Reverse((OrdF64(now), _, p))) = events.pop() else {
                 break;
             };
+            if spare.another(problem, p, now) {
+                events.push(Reverse((OrdF64(now), rng.gen(), p)));
+            }
             let list = &mut local[p as usize];
             let mut chosen = NONE;
             while !list.is_empty() {

@@ -47,7 +47,7 @@
 use std::collections::VecDeque;
 
 use crate::model::{Csr, NodeId, Problem, TaskId, NONE};
-use crate::plan::Assignment;
+use crate::plan::{place_unmatched, Assignment};
 use crate::policy::Planner;
 
 /// Float slack for the load comparisons (the paper's loads are integers).
@@ -175,18 +175,23 @@ fn bounds_with(problem: &Problem, phi: &[f64]) -> Bounds {
         let a = w_rem * rem as f64 + w_loc * (tasks - rem) as f64;
         remote_room >= rem as f64 && room >= a - EPS
     };
-    // Both conditions only get easier as l grows: doubling, then bisection.
-    let mut hi: u64 = 1;
-    while !feasible(hi as f64 * step) && hi < 1 << 52 {
-        hi *= 2;
+    // Both conditions only get easier as l grows: doubling, then bisection,
+    // on whole steps counted in floats (loads far above a step need more
+    // than 2^52 of them); at most ~2000 + 200 feasibility tests.
+    let mut hi: f64 = 1.0;
+    while !feasible(hi * step) && (hi * 2.0 * step).is_finite() {
+        hi *= 2.0;
     }
-    let mut lo: u64 = 0;
+    let mut lo: f64 = 0.0;
     if feasible(0.0) {
-        hi = 0;
+        hi = 0.0;
     }
-    while lo + 1 < hi {
-        let mid = lo + (hi - lo) / 2;
-        if feasible(mid as f64 * step) {
+    for _ in 0..200 {
+        let mid = ((lo + hi) / 2.0).floor();
+        if lo + 1.0 >= hi || mid <= lo || mid >= hi {
+            break;
+        }
+        if feasible(mid * step) {
             hi = mid;
         } else {
             lo = mid;
@@ -194,7 +199,7 @@ fn bounds_with(problem: &Problem, phi: &[f64]) -> Bounds {
     }
     Bounds {
         l_star,
-        l_star_star: hi as f64 * step,
+        l_star_star: hi * step,
     }
 }
 
@@ -250,6 +255,7 @@ impl Labl {
         let mut final_limit = l;
         while !pending.is_empty() {
             iterations += 1;
+            let pending_before = pending.len();
             // Lines 3-4: classify the servers by their current load.
             inf.clear();
             sup.clear();
@@ -325,7 +331,48 @@ impl Labl {
             }
             std::mem::swap(&mut pending, &mut still);
             final_limit = l;
-            l += step;
+            if pending.len() < pending_before {
+                l += step;
+                continue;
+            }
+            // Nothing moved: the loads are unchanged, so nothing happens
+            // until l crosses a threshold (a server stops being busy or gets
+            // room for a remote task, a task fits its least loaded replica).
+            // Jump to the last step at or before the first one instead of
+            // stepping one unit at a time: a task of size 1e9 took 1e9
+            // iterations (and 1e15 never ended).
+            let mut next = f64::INFINITY;
+            let mut after = |x: f64| {
+                if x > l && x < next {
+                    next = x;
+                }
+            };
+            for (s, &p) in phi.iter().enumerate() {
+                after(p + EPS);
+                after(p + w_rem * node_rate(s) - EPS);
+            }
+            for &t in &pending {
+                let best =
+                    problem.replicas(t).iter().copied().min_by(|&a, &b| {
+                        phi[a as usize].total_cmp(&phi[b as usize]).then(a.cmp(&b))
+                    });
+                if let Some(s) = best {
+                    after(phi[s as usize] + w_loc * share(t, s as usize) - EPS);
+                }
+            }
+            if !next.is_finite() {
+                break; // cannot happen with finite loads; the rest is placed below
+            }
+            let stepped = l + ((next - l) / step).floor().max(1.0) * step;
+            // Beyond 2^53 steps of l a step no longer moves l: go to the threshold.
+            l = if stepped > l { stepped } else { next };
+        }
+        if node_of.contains(&NONE) {
+            let mut count = vec![0u32; n_nodes];
+            for &s in node_of.iter().filter(|&&s| s != NONE) {
+                count[s as usize] += 1;
+            }
+            place_unmatched(problem, &mut node_of, &mut count);
         }
         LablOutcome {
             assignment: Assignment::with_static_order(problem, node_of),

@@ -11,7 +11,7 @@
 
 use rand_chacha::ChaCha8Rng;
 
-use crate::execute::{execute, ExecState, LocalLists, Rule};
+use crate::execute::{execute, ExecState, ReplicaGroups, Rule};
 use crate::model::{NodeId, Problem, TaskId, NONE};
 use crate::plan::Assignment;
 use crate::policy::Planner;
@@ -42,13 +42,18 @@ impl LocAware {
     pub fn rule(self, problem: &Problem) -> LocAwareRule {
         LocAwareRule {
             policy: self,
-            local: LocalLists::new(problem),
+            groups: ReplicaGroups::new(problem),
         }
     }
 
     /// f(t) from the holders' unprocessed-task counts.
+    #[cfg(test)]
     fn score(self, st: &ExecState, t: TaskId) -> f64 {
-        let r = st.problem.replicas(t);
+        self.score_of(st, st.problem.replicas(t))
+    }
+
+    /// f of a task held by `r`.
+    fn score_of(self, st: &ExecState, r: &[NodeId]) -> f64 {
         if r.is_empty() {
             return 0.0;
         }
@@ -63,34 +68,20 @@ impl LocAware {
 
 pub struct LocAwareRule {
     policy: LocAware,
-    local: LocalLists,
-}
-
-/// The task of `tasks` with the largest `score` (first one on ties), or `NONE`.
-pub(crate) fn argmax(tasks: &[TaskId], mut score: impl FnMut(TaskId) -> f64) -> TaskId {
-    let mut best = NONE;
-    let mut top = f64::NEG_INFINITY;
-    for &t in tasks {
-        let s = score(t);
-        if s > top {
-            top = s;
-            best = t;
-        }
-    }
-    best
+    groups: ReplicaGroups,
 }
 
 impl Rule for LocAwareRule {
     fn pick(&mut self, st: &ExecState, node: NodeId, _rng: &mut ChaCha8Rng) -> Option<TaskId> {
         let p = self.policy;
-        let t = argmax(self.local.live(st, node), |t| p.score(st, t));
+        let t = self.groups.best_local(st, node, |r| p.score_of(st, r));
         if t != NONE {
             return Some(t);
         }
         if !p.comm {
             return None;
         }
-        let t = argmax(st.pending(), |t| p.score(st, t));
+        let t = self.groups.best_any(st, |r| p.score_of(st, r));
         (t != NONE).then_some(t)
     }
 }

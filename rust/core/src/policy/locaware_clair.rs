@@ -10,10 +10,9 @@
 
 use rand_chacha::ChaCha8Rng;
 
-use crate::execute::{execute, ExecState, LocalLists, Rule};
+use crate::execute::{execute, ExecState, ReplicaGroups, Rule};
 use crate::model::{NodeId, Problem, TaskId, NONE};
 use crate::plan::Assignment;
-use crate::policy::locaware::argmax;
 use crate::policy::Planner;
 
 /// Clairvoyant locality-aware greedy; `avg` for the mean variant.
@@ -48,7 +47,7 @@ impl LocAwareClair {
         }
         LocAwareClairRule {
             policy: self,
-            local: LocalLists::new(problem),
+            groups: ReplicaGroups::new(problem),
             rem,
         }
     }
@@ -60,25 +59,15 @@ fn local_time(problem: &Problem, t: TaskId, j: NodeId) -> f64 {
 
 pub struct LocAwareClairRule {
     policy: LocAwareClair,
-    local: LocalLists,
+    groups: ReplicaGroups,
     /// REM_j.
     rem: Vec<f64>,
 }
 
 impl LocAwareClairRule {
+    #[cfg(test)]
     fn score(&self, st: &ExecState, t: TaskId) -> f64 {
-        let r = st.problem.replicas(t);
-        if r.is_empty() {
-            return 0.0;
-        }
-        let finish = r
-            .iter()
-            .map(|&j| st.busy_until(j).max(st.now) + self.rem[j as usize]);
-        if self.policy.avg {
-            finish.sum::<f64>() / r.len() as f64
-        } else {
-            finish.fold(f64::INFINITY, f64::min)
-        }
+        score_of(self.policy, &self.rem, st, st.problem.replicas(t))
     }
 
     fn take(&mut self, st: &ExecState, t: TaskId) -> TaskId {
@@ -89,18 +78,34 @@ impl LocAwareClairRule {
     }
 }
 
+/// f of a task held by `r`.
+fn score_of(policy: LocAwareClair, rem: &[f64], st: &ExecState, r: &[NodeId]) -> f64 {
+    if r.is_empty() {
+        return 0.0;
+    }
+    let finish = r
+        .iter()
+        .map(|&j| st.busy_until(j).max(st.now) + rem[j as usize]);
+    if policy.avg {
+        finish.sum::<f64>() / r.len() as f64
+    } else {
+        finish.fold(f64::INFINITY, f64::min)
+    }
+}
+
 impl Rule for LocAwareClairRule {
     fn pick(&mut self, st: &ExecState, node: NodeId, _rng: &mut ChaCha8Rng) -> Option<TaskId> {
-        let mut local = std::mem::take(&mut self.local);
-        let t = argmax(local.live(st, node), |t| self.score(st, t));
-        self.local = local;
+        let (policy, rem) = (self.policy, &self.rem);
+        let t = self
+            .groups
+            .best_local(st, node, |r| score_of(policy, rem, st, r));
         if t != NONE {
             return Some(self.take(st, t));
         }
-        if !self.policy.comm {
+        if !policy.comm {
             return None;
         }
-        let t = argmax(st.pending(), |t| self.score(st, t));
+        let t = self.groups.best_any(st, |r| score_of(policy, rem, st, r));
         (t != NONE).then(|| self.take(st, t))
     }
 }

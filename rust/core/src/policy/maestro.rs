@@ -24,10 +24,9 @@
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::execute::{execute, ExecState, LocalLists, Rule};
+use crate::execute::{execute, ExecState, ReplicaGroups, Rule};
 use crate::model::{NodeId, Problem, TaskId, NONE};
 use crate::plan::Assignment;
-use crate::policy::locaware::argmax;
 use crate::policy::Planner;
 
 /// MAESTRO; `comm` allows non-local tasks in the second wave.
@@ -54,7 +53,7 @@ impl Maestro {
     pub fn rule(self, problem: &Problem) -> MaestroRule {
         MaestroRule {
             comm: self.comm,
-            local: LocalLists::new(problem),
+            groups: ReplicaGroups::new(problem),
             first: vec![NONE; problem.num_nodes()],
         }
     }
@@ -62,7 +61,7 @@ impl Maestro {
 
 pub struct MaestroRule {
     comm: bool,
-    local: LocalLists,
+    groups: ReplicaGroups,
     /// First-wave task of each node, until it starts.
     first: Vec<TaskId>,
 }
@@ -75,118 +74,259 @@ impl MaestroRule {
     }
 }
 
-/// sum over t's holders of 1/HCN (Cw = 1 - this, so the largest Cw is the smallest sum).
-fn inverse_hcn(st: &ExecState, t: TaskId) -> f64 {
-    st.problem
-        .replicas(t)
-        .iter()
+/// sum over a chunk's holders `r` of 1/HCN (Cw = 1 - this, so the largest Cw
+/// is the smallest sum).
+fn inverse_hcn(st: &ExecState, r: &[NodeId]) -> f64 {
+    r.iter()
         .map(|&k| 1.0 / f64::from(st.local_left(k).max(1)))
         .sum()
+}
+
+/// Sc: chunks (of unprocessed tasks) shared by each pair of distinct nodes,
+/// kept sparse: row k lists the nodes sharing a chunk with k, in increasing
+/// order, with the count. A dense |P| x |P| matrix took 40 GB at 1e5 nodes;
+/// this takes one entry per pair that shares a chunk.
+struct Shared {
+    offsets: Vec<usize>,
+    node: Vec<NodeId>,
+    count: Vec<u32>,
+}
+
+impl Shared {
+    fn new(problem: &Problem) -> Shared {
+        let n = problem.num_nodes();
+        let mut tally = vec![0u32; n];
+        let mut touched: Vec<NodeId> = Vec::new();
+        let mut s = Shared {
+            offsets: Vec::with_capacity(n + 1),
+            node: Vec::new(),
+            count: Vec::new(),
+        };
+        s.offsets.push(0);
+        for a in 0..n as NodeId {
+            for &t in problem.local_tasks(a) {
+                for &b in problem.replicas(t) {
+                    if b != a {
+                        if tally[b as usize] == 0 {
+                            touched.push(b);
+                        }
+                        tally[b as usize] += 1;
+                    }
+                }
+            }
+            touched.sort_unstable();
+            for &b in &touched {
+                s.node.push(b);
+                s.count.push(std::mem::take(&mut tally[b as usize]));
+            }
+            touched.clear();
+            s.offsets.push(s.node.len());
+        }
+        s
+    }
+
+    /// Row k: the nodes sharing a chunk with k, and the counts.
+    fn row(&self, k: NodeId) -> (&[NodeId], &[u32]) {
+        let r = self.offsets[k as usize]..self.offsets[k as usize + 1];
+        (&self.node[r.clone()], &self.count[r])
+    }
+
+    /// One chunk shared by a and b is processed.
+    fn remove_one(&mut self, a: NodeId, b: NodeId) {
+        let lo = self.offsets[a as usize];
+        let (row, _) = self.row(a);
+        if let Ok(i) = row.binary_search(&b) {
+            self.count[lo + i] -= 1;
+        }
+    }
 }
 
 /// NodeW_j from scratch. Summing the terms chunk by chunk, holder k != j
 /// appears once per chunk it shares with j (Sc_k^j times) and j itself once
 /// per chunk (HCN_j times, each 1/HCN_j), so NodeW_j is
 /// HCN_j - 1 - sum_k Sc_k^j / (HCN_k + Sc_k^j).
-fn node_weight(sc: &[u32], n: usize, st: &ExecState, j: NodeId) -> f64 {
+fn node_weight(sc: &Shared, st: &ExecState, j: NodeId) -> f64 {
     let mut w = f64::from(st.local_left(j)) - 1.0;
-    for k in 0..n {
-        let shared = sc[k * n + j as usize];
-        if shared > 0 && k != j as usize {
+    let (nodes, counts) = sc.row(j);
+    for (&k, &shared) in nodes.iter().zip(counts) {
+        if shared > 0 {
             let s = f64::from(shared);
-            w -= s / (f64::from(st.local_left(k as NodeId)) + s);
+            w -= s / (f64::from(st.local_left(k)) + s);
         }
     }
     w
 }
 
 /// Adds `sign` times the Sc terms of the rows of `rows` to every NodeW:
-/// +1 takes their current values out, -1 puts them back in.
-fn shift_rows(w: &mut [f64], sc: &[u32], n: usize, st: &ExecState, rows: &[NodeId], sign: f64) {
+/// +1 takes their current values out, -1 puts them back in. Each node whose
+/// weight moved is pushed to `moved`.
+fn shift_rows(
+    w: &mut [f64],
+    sc: &Shared,
+    st: &ExecState,
+    rows: &[NodeId],
+    sign: f64,
+    moved: &mut Vec<NodeId>,
+) {
     for &k in rows {
         let hcn = f64::from(st.local_left(k));
-        let row = &sc[k as usize * n..(k as usize + 1) * n];
-        for (j, &shared) in row.iter().enumerate() {
-            if shared > 0 && j != k as usize {
+        let (nodes, counts) = sc.row(k);
+        for (&j, &shared) in nodes.iter().zip(counts) {
+            if shared > 0 {
                 let s = f64::from(shared);
-                w[j] += sign * s / (hcn + s);
+                w[j as usize] += sign * s / (hcn + s);
+                moved.push(j);
             }
         }
     }
 }
 
+/// The smallest (key, node) among the nodes set, in O(1), with O(log n)
+/// updates. Ties go to the lower node, as a scan in node order would pick;
+/// -0.0 counts as 0.0.
+struct MinTree {
+    size: usize,
+    /// Leaves at `size..2 * size`; `NONE` marks an empty slot.
+    slot: Vec<(f64, NodeId)>,
+}
+
+impl MinTree {
+    fn new(n: usize) -> MinTree {
+        let size = n.next_power_of_two().max(1);
+        MinTree {
+            size,
+            slot: vec![(f64::INFINITY, NONE); 2 * size],
+        }
+    }
+
+    fn better(a: (f64, NodeId), b: (f64, NodeId)) -> (f64, NodeId) {
+        if b.1 == NONE {
+            return a;
+        }
+        if a.1 == NONE {
+            return b;
+        }
+        match a.0.total_cmp(&b.0) {
+            std::cmp::Ordering::Less => a,
+            std::cmp::Ordering::Greater => b,
+            std::cmp::Ordering::Equal if a.1 <= b.1 => a,
+            std::cmp::Ordering::Equal => b,
+        }
+    }
+
+    fn put(&mut self, j: NodeId, v: (f64, NodeId)) {
+        let mut i = self.size + j as usize;
+        self.slot[i] = v;
+        while i > 1 {
+            i /= 2;
+            self.slot[i] = MinTree::better(self.slot[2 * i], self.slot[2 * i + 1]);
+        }
+    }
+
+    fn set(&mut self, j: NodeId, key: f64) {
+        self.put(j, (key + 0.0, j));
+    }
+
+    fn clear(&mut self, j: NodeId) {
+        self.put(j, (f64::INFINITY, NONE));
+    }
+
+    fn min(&self) -> Option<NodeId> {
+        let (_, j) = self.slot[1];
+        (j != NONE).then_some(j)
+    }
+}
+
 /// The unclaimed local task of `node` with the largest chunk weight.
-fn heaviest_chunk(local: &mut LocalLists, st: &ExecState, node: NodeId) -> TaskId {
-    argmax(local.live(st, node), |t| -inverse_hcn(st, t))
+fn heaviest_chunk(groups: &mut ReplicaGroups, st: &ExecState, node: NodeId) -> TaskId {
+    groups.best_local(st, node, |r| -inverse_hcn(st, r))
 }
 
 impl Rule for MaestroRule {
     fn init(&mut self, st: &mut ExecState, _rng: &mut ChaCha8Rng) {
         let problem = st.problem;
         let n = problem.num_nodes();
-        // Shared chunks between node pairs, over unprocessed tasks.
-        let mut sc = vec![0u32; n * n];
-        let pairs = |sc: &mut [u32], t: TaskId, delta: i32| {
-            let r = problem.replicas(t);
-            for &a in r {
-                for &b in r {
-                    if a != b {
-                        let c = &mut sc[a as usize * n + b as usize];
-                        *c = c.wrapping_add_signed(delta);
-                    }
-                }
-            }
-        };
-        for t in 0..problem.num_tasks() as TaskId {
-            pairs(&mut sc, t, 1);
-        }
+        let mut sc = Shared::new(problem);
         // NodeW of every node, kept up to date as first-wave tasks are
         // chosen: a choice changes HCN of the task's holders and Sc among
-        // them, so only the terms in those holders' rows of Sc move
-        // (O(r |P|) per choice instead of O(|P|^2)).
-        let mut w: Vec<f64> = (0..n as NodeId)
-            .map(|j| node_weight(&sc, n, st, j))
-            .collect();
+        // them, so only the terms in those holders' rows of Sc move (O(row)
+        // per choice instead of O(|P|^2)). The node with the smallest NodeW
+        // comes from a tournament tree updated for the nodes that moved (a
+        // scan of every node per choice was O(|P|^2) over the wave).
+        let mut w: Vec<f64> = (0..n as NodeId).map(|j| node_weight(&sc, st, j)).collect();
         let mut done = vec![false; n];
-        let mut holders: Vec<NodeId> = Vec::new();
-        for _ in 0..n {
-            let mut best = NONE;
+        // A choice moves the weights of about r x (sharing nodes per node)
+        // nodes: the tree pays log |P| for each, a scan |P| in all. Dense
+        // sharing on few nodes favours the scan, sparse sharing on many the
+        // tree.
+        let moved_per_choice = 3.0 * sc.node.len() as f64 / n.max(1) as f64;
+        let use_tree = moved_per_choice * (n.max(2) as f64).log2() < n as f64;
+        let mut tree = MinTree::new(if use_tree { n } else { 0 });
+        for j in 0..n as NodeId {
+            if use_tree && st.local_left(j) > 0 {
+                tree.set(j, w[j as usize]);
+            }
+        }
+        let scan = |w: &[f64], done: &[bool], st: &ExecState| -> Option<NodeId> {
+            let mut best = None;
             let mut lowest = f64::INFINITY;
             for j in 0..n as NodeId {
-                if done[j as usize] || st.local_left(j) == 0 {
-                    continue;
-                }
-                if w[j as usize] < lowest {
+                if !done[j as usize] && st.local_left(j) > 0 && w[j as usize] < lowest {
                     lowest = w[j as usize];
-                    best = j;
+                    best = Some(j);
                 }
             }
-            if best == NONE {
-                break;
-            }
-            let t = heaviest_chunk(&mut self.local, st, best);
+            best
+        };
+        let mut holders: Vec<NodeId> = Vec::new();
+        let mut moved: Vec<NodeId> = Vec::new();
+        while let Some(best) = if use_tree {
+            tree.min()
+        } else {
+            scan(&w, &done, st)
+        } {
+            let b = best as usize;
+            let t = heaviest_chunk(&mut self.groups, st, best);
             holders.clear();
             holders.extend_from_slice(problem.replicas(t));
             holders.sort_unstable();
             holders.dedup();
-            shift_rows(&mut w, &sc, n, st, &holders, 1.0);
+            moved.clear();
+            shift_rows(&mut w, &sc, st, &holders, 1.0, &mut moved);
             st.reserve(t, best);
-            pairs(&mut sc, t, -1);
+            for &a in &holders {
+                for &c in &holders {
+                    if a != c {
+                        sc.remove_one(a, c);
+                    }
+                }
+            }
             for &h in &holders {
                 w[h as usize] -= 1.0; // HCN_h - 1
+                moved.push(h);
             }
-            shift_rows(&mut w, &sc, n, st, &holders, -1.0);
+            shift_rows(&mut w, &sc, st, &holders, -1.0, &mut moved);
             #[cfg(test)]
             for j in 0..n as NodeId {
-                let fresh = node_weight(&sc, n, st, j);
+                let fresh = node_weight(&sc, st, j);
                 assert!(
                     (w[j as usize] - fresh).abs() < 1e-9,
                     "node {j}: {} vs {fresh}",
                     w[j as usize]
                 );
             }
-            self.first[best as usize] = t;
-            done[best as usize] = true;
+            self.first[b] = t;
+            done[b] = true;
+            moved.push(best);
+            moved.sort_unstable();
+            moved.dedup();
+            for &j in moved.iter().filter(|_| use_tree) {
+                if done[j as usize] || st.local_left(j) == 0 {
+                    tree.clear(j);
+                } else {
+                    tree.set(j, w[j as usize]);
+                }
+            }
         }
     }
 
@@ -199,7 +339,7 @@ impl Rule for MaestroRule {
         if f != NONE {
             return Some(f);
         }
-        let t = heaviest_chunk(&mut self.local, st, node);
+        let t = heaviest_chunk(&mut self.groups, st, node);
         if t != NONE {
             return Some(t);
         }
@@ -339,8 +479,8 @@ mod tests {
         let t = rule.first_wave()[first];
         assert!(p.replicas(t).contains(&(first as NodeId)));
         let expect = {
-            let mut local = LocalLists::new(&p);
-            heaviest_chunk(&mut local, &ExecState::new(&p), first as NodeId)
+            let mut groups = ReplicaGroups::new(&p);
+            heaviest_chunk(&mut groups, &ExecState::new(&p), first as NodeId)
         };
         assert_eq!(t, expect);
     }
@@ -353,8 +493,40 @@ mod tests {
         let p = Problem::uniform(4, &replicas, CostModel::default());
         let mut st = ExecState::new(&p);
         st.reserve(0, 0);
-        let mut local = LocalLists::new(&p);
-        assert_eq!(heaviest_chunk(&mut local, &st, 0), 1);
+        let mut groups = ReplicaGroups::new(&p);
+        assert_eq!(heaviest_chunk(&mut groups, &st, 0), 1);
+    }
+
+    #[test]
+    fn min_tree_agrees_with_a_scan() {
+        let mut rng: ChaCha8Rng = rand::SeedableRng::seed_from_u64(7);
+        for n in [1usize, 2, 5, 16, 37] {
+            let mut tree = MinTree::new(n);
+            let mut keys: Vec<Option<f64>> = vec![None; n];
+            for _ in 0..200 {
+                let j = rng.gen_range(0..n);
+                if rng.gen_bool(0.2) {
+                    tree.clear(j as NodeId);
+                    keys[j] = None;
+                } else {
+                    // Few distinct values, and both zeros, so that ties matter.
+                    let k = [-0.0, 0.0, 1.0, -2.5, 3.0][rng.gen_range(0..5)];
+                    tree.set(j as NodeId, k);
+                    keys[j] = Some(k);
+                }
+                let mut want = None;
+                let mut lowest = f64::INFINITY;
+                for (i, k) in keys.iter().enumerate() {
+                    if let Some(k) = k {
+                        if *k < lowest {
+                            lowest = *k;
+                            want = Some(i as NodeId);
+                        }
+                    }
+                }
+                assert_eq!(tree.min(), want, "n {n}, keys {keys:?}");
+            }
+        }
     }
 
     #[test]

@@ -58,6 +58,8 @@ pub struct LocalFlow {
     pub path: Vec<(NodeId, TaskId)>,
     /// Tasks assigned so far.
     pub assigned: usize,
+    /// Unassigned tasks local to each server.
+    pub free_local: Vec<u32>,
     cursor: Vec<u32>,
     stamp: Vec<u32>,
     parent: Vec<(NodeId, TaskId)>,
@@ -85,6 +87,9 @@ impl LocalFlow {
         self.path.clear();
         self.assigned = 0;
         self.epoch = 0;
+        self.free_local.clear();
+        self.free_local
+            .extend((0..n).map(|s| problem.graph.node_tasks.degree(s) as u32));
     }
 
     /// A free task local to `s`, if any.
@@ -110,12 +115,7 @@ impl LocalFlow {
         if self.dead[s0 as usize] {
             return false;
         }
-        self.epoch = self.epoch.wrapping_add(1);
-        if self.epoch == 0 {
-            self.stamp.fill(0);
-            self.epoch = 1;
-        }
-        let epoch = self.epoch;
+        let epoch = next_epoch(&mut self.epoch, &mut self.stamp);
         self.stack.clear();
         self.touched.clear();
         self.stack.push(s0);
@@ -149,6 +149,9 @@ impl LocalFlow {
     fn apply(&mut self, problem: &Problem, mut s: NodeId, mut t: TaskId) {
         let size = &problem.task_size;
         let root = self.touched[0];
+        for &r in problem.replicas(t) {
+            self.free_local[r as usize] -= 1;
+        }
         loop {
             self.path.push((s, t));
             let si = s as usize;
@@ -166,6 +169,17 @@ impl LocalFlow {
         self.assigned += 1;
         self.path.reverse();
     }
+}
+
+/// A fresh stamp value: `stamps[i] == epoch` marks i in the current round
+/// without clearing the array each round (cleared only when the counter wraps).
+fn next_epoch(epoch: &mut u32, stamps: &mut [u32]) -> u32 {
+    *epoch = epoch.wrapping_add(1);
+    if *epoch == 0 {
+        stamps.fill(0);
+        *epoch = 1;
+    }
+    *epoch
 }
 
 /// The MaxCover-BalAssign planner.
@@ -191,6 +205,18 @@ pub(crate) fn local_unit(problem: &Problem) -> Vec<f64> {
 }
 
 /// The MB assignment (`node_of`).
+///
+/// Cost. A level costs the servers still alive plus, when it is evaluated,
+/// one bal-assign (O(m log n)). A level is evaluated only when a lower bound
+/// on any completion of its cover is below the best makespan so far (an
+/// exact pruning: a level is kept only when strictly better): the largest
+/// load the cover already puts on a server, and a relaxation in which every
+/// uncovered task has the smallest size, each server takes at most its own
+/// uncovered local tasks at the local cost and the others at `C_rem(0)`.
+/// With one server, or one host holding every replica, every level but the
+/// first is pruned (each was a full bal-assign, so 1e5 tasks on one node
+/// took minutes). With equal task sizes the cover's largest load only grows,
+/// so the loop stops once it reaches the best makespan.
 pub fn max_cover_bal_assign(problem: &Problem) -> Vec<NodeId> {
     let (n, m) = (problem.num_nodes(), problem.num_tasks());
     if n == 0 || m == 0 {
@@ -209,37 +235,64 @@ pub fn max_cover_bal_assign(problem: &Problem) -> Vec<NodeId> {
         .copied()
         .fold(f64::INFINITY, f64::min);
     let step = unit.iter().copied().fold(0.0, f64::max);
+    let size_min = problem
+        .task_size
+        .iter()
+        .copied()
+        .fold(f64::INFINITY, f64::min);
+    let equal_sizes = problem.task_size.iter().all(|&z| z == size_min);
 
     let mut flow = LocalFlow::default();
     flow.reset(problem);
     let mut bal = BalAssign::default();
     let mut best: Vec<NodeId> = Vec::new();
     let mut best_makespan = f64::INFINITY;
-    let mut tau: u64 = 1;
+    // Servers that can still take a local task (dead ones drop out lazily).
+    let mut live: Vec<usize> = (0..n).collect();
+    // tau as a float: a level index past 2^64 (an initial load of 1.9e19
+    // over a unit of 1) must not stall the jumps below.
+    let mut tau: f64 = 1.0;
+    let mut theta = l_min + step;
     let mut last_assigned = usize::MAX;
+    let cap_at = |s: usize, theta: f64| -> u32 {
+        if step > 0.0 {
+            let room = (theta - problem.node_load[s]) / unit[s];
+            // A hair of slack so that exact multiples are not lost to rounding.
+            (room + 1e-9).floor().clamp(0.0, m as f64) as u32
+        } else {
+            m as u32
+        }
+    };
     loop {
         // Max-cover at level tau, starting from the previous level's flow.
-        let theta = l_min + tau as f64 * step;
-        let cap_at = |s: usize, theta: f64| -> u32 {
-            if step > 0.0 {
-                let room = (theta - problem.node_load[s]) / unit[s];
-                // A hair of slack so that exact multiples are not lost to rounding.
-                (room + 1e-9).floor().clamp(0.0, m as f64) as u32
-            } else {
-                m as u32
-            }
-        };
-        for s in 0..n {
+        for &s in &live {
             let cap = cap_at(s, theta);
             while flow.count[s] < cap && flow.augment(problem, s as NodeId) {}
         }
+        live.retain(|&s| !flow.dead[s]);
         // A level that covered nothing new gives the same plan as the last one.
         if flow.assigned != last_assigned {
             last_assigned = flow.assigned;
-            let makespan = bal.run(problem, &flow, &unit, &rate);
-            if makespan < best_makespan {
-                best_makespan = makespan;
-                best.clone_from(&bal.node_of);
+            let tol = 1e-9 * best_makespan.abs().max(1.0);
+            let covered_max = (0..n)
+                .filter(|&s| flow.count[s] > 0)
+                .map(|s| problem.node_load[s] + flow.work[s] * unit[s])
+                .fold(f64::NEG_INFINITY, f64::max);
+            if best.is_empty() {
+                best_makespan = bal.run(problem, &flow, &unit, &rate);
+                best = bal.assignment(&flow).to_vec();
+            } else if covered_max >= best_makespan - tol {
+                if equal_sizes {
+                    break; // later levels only load the cover more
+                }
+            } else if can_finish_before(problem, &flow, &unit, &rate, size_min, best_makespan - tol)
+            {
+                let makespan = bal.run(problem, &flow, &unit, &rate);
+                if makespan < best_makespan {
+                    best_makespan = makespan;
+                    best.clear();
+                    best.extend_from_slice(bal.assignment(&flow));
+                }
             }
         }
         if flow.assigned >= coverable || step <= 0.0 {
@@ -249,41 +302,146 @@ pub fn max_cover_bal_assign(problem: &Problem) -> Vec<NodeId> {
         // local task gets room for one more: the number of levels is then
         // bounded by the tasks and servers, not by the spread of the initial
         // loads over C_loc (Fischer et al. step one task at a time).
-        let next = (0..n)
-            .filter(|&s| !flow.dead[s] && (flow.count[s] as usize) < m)
-            .map(|s| problem.node_load[s] + f64::from(cap_at(s, theta) + 1) * unit[s])
+        let next = live
+            .iter()
+            .filter(|&&s| (flow.count[s] as usize) < m)
+            .map(|&s| problem.node_load[s] + f64::from(cap_at(s, theta) + 1) * unit[s])
             .fold(f64::INFINITY, f64::min);
         if !next.is_finite() {
             break;
         }
-        let next_tau = ((next - l_min) / step - 1e-9).ceil();
-        tau = if next_tau > tau as f64 && next_tau < u64::MAX as f64 {
-            next_tau as u64
+        tau = ((next - l_min) / step - 1e-9).ceil().max(tau + 1.0);
+        let t = l_min + tau * step;
+        // Where tau * step no longer moves theta (loads far above C_loc),
+        // go straight to the next cap.
+        theta = if t > theta {
+            t
+        } else if next > theta {
+            next
         } else {
-            tau + 1
+            f64::from_bits(theta.to_bits() + 1) // theta > 0: the next float up
         };
     }
     best
 }
 
-/// Buffers of the bal-assign phase, reused across thresholds.
+/// Whether the relaxation of MB's completion can place every uncovered task
+/// with all servers finishing by `limit`: each uncovered task has the
+/// smallest size, costs `C_loc` on a server holding one of the server's
+/// uncovered local tasks (at most that many) and `C_rem(0)` elsewhere. When
+/// it cannot, no completion of this cover finishes by `limit`.
+fn can_finish_before(
+    problem: &Problem,
+    flow: &LocalFlow,
+    unit: &[f64],
+    rate: &[f64],
+    size: f64,
+    limit: f64,
+) -> bool {
+    let left = (problem.num_tasks() - flow.assigned) as f64;
+    if left == 0.0 {
+        return true;
+    }
+    let mut fit = 0.0;
+    for s in 0..problem.num_nodes() {
+        let room = limit - (problem.node_load[s] + flow.work[s] * unit[s]);
+        if room < 0.0 {
+            continue;
+        }
+        let local = size * unit[s];
+        let remote = size * problem.cost.remote * rate[s];
+        let free = f64::from(flow.free_local[s]);
+        fit += if remote <= local {
+            if remote > 0.0 {
+                (room / remote).floor()
+            } else {
+                f64::INFINITY
+            }
+        } else {
+            let k = if local > 0.0 {
+                (room / local).floor().min(free)
+            } else {
+                free
+            };
+            k + ((room - k * local) / remote).floor()
+        };
+        if fit >= left {
+            return true;
+        }
+    }
+    false
+}
+
+/// Buffers of the bal-assign phase, reused across thresholds. A run costs
+/// the uncovered tasks and their replicas plus O(n log n), not O(m): the
+/// covered tasks are neither copied nor scanned (the full copy and scan made
+/// every level O(m), and MB evaluates up to one level per task).
 #[derive(Default)]
 struct BalAssign {
-    node_of: Vec<NodeId>,
+    /// Uncovered tasks of the current level, in id order.
+    uncovered: Vec<TaskId>,
+    started: bool,
+    /// The uncovered tasks local to each server, in id order (CSR).
+    offsets: Vec<u32>,
+    targets: Vec<TaskId>,
     cursor: Vec<u32>,
+    /// `taken[t] == epoch`: task t was handed out in this run.
+    taken: Vec<u32>,
+    epoch: u32,
+    /// This run's hand-outs.
+    choice: Vec<(TaskId, NodeId)>,
     heap: BinaryHeap<Reverse<(OrdF64, NodeId)>>,
-    local_work: Vec<f64>,
-    remote_work: Vec<f64>,
+    local_add: Vec<f64>,
+    remote_add: Vec<f64>,
+    got: Vec<bool>,
+    /// The last run's assignment, built by [`BalAssign::assignment`].
+    node_of: Vec<NodeId>,
 }
 
 impl BalAssign {
     /// Completes the cover greedily and returns the eq. 8 makespan.
     fn run(&mut self, problem: &Problem, flow: &LocalFlow, unit: &[f64], rate: &[f64]) -> f64 {
         let (n, m) = (problem.num_nodes(), problem.num_tasks());
-        self.node_of.clone_from(&flow.owner);
+        if !self.started {
+            self.started = true;
+            self.uncovered = (0..m as TaskId).collect();
+            self.taken = vec![0; m];
+        }
+        // Tasks are covered for good once covered.
+        self.uncovered.retain(|&t| flow.owner[t as usize] == NONE);
+        self.offsets.clear();
+        self.offsets.resize(n + 1, 0);
+        for &t in &self.uncovered {
+            for &r in problem.replicas(t) {
+                self.offsets[r as usize + 1] += 1;
+            }
+        }
+        for s in 0..n {
+            self.offsets[s + 1] += self.offsets[s];
+        }
         self.cursor.clear();
-        self.cursor.resize(n, 0);
-        let mut left = m - flow.assigned;
+        self.cursor.extend_from_slice(&self.offsets[..n]);
+        self.targets.clear();
+        self.targets.resize(self.offsets[n] as usize, 0);
+        for &t in &self.uncovered {
+            for &r in problem.replicas(t) {
+                let c = &mut self.cursor[r as usize];
+                self.targets[*c as usize] = t;
+                *c += 1;
+            }
+        }
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.offsets[..n]);
+        let epoch = next_epoch(&mut self.epoch, &mut self.taken);
+        self.choice.clear();
+        for v in [&mut self.local_add, &mut self.remote_add] {
+            v.clear();
+            v.resize(n, 0.0);
+        }
+        self.got.clear();
+        self.got.resize(n, false);
+
+        let mut left = self.uncovered.len();
         let virtual_remote = problem.cost.remote_cost(left);
         self.heap.clear();
         self.heap.extend((0..n).map(|s| {
@@ -291,41 +449,66 @@ impl BalAssign {
             Reverse((OrdF64(load), s as NodeId))
         }));
         let mut next_any = 0usize;
+        let mut remote = 0usize;
         while left > 0 {
             let Some(Reverse((OrdF64(load), s))) = self.heap.pop() else {
                 break;
             };
             let si = s as usize;
-            let local = problem.local_tasks(s);
             let mut chosen = NONE;
-            while (self.cursor[si] as usize) < local.len() {
-                let t = local[self.cursor[si] as usize];
+            while self.cursor[si] < self.offsets[si + 1] {
+                let t = self.targets[self.cursor[si] as usize];
                 self.cursor[si] += 1;
-                if self.node_of[t as usize] == NONE {
+                if self.taken[t as usize] != epoch {
                     chosen = t;
                     break;
                 }
             }
+            let size;
             let cost = if chosen != NONE {
+                size = problem.task_size[chosen as usize];
+                self.local_add[si] += size;
                 unit[si]
             } else {
-                while self.node_of[next_any] != NONE {
+                // s has no uncovered local task left, so this one is remote.
+                while self.taken[self.uncovered[next_any] as usize] == epoch {
                     next_any += 1;
                 }
-                chosen = next_any as TaskId;
+                chosen = self.uncovered[next_any];
+                size = problem.task_size[chosen as usize];
+                self.remote_add[si] += size;
+                remote += 1;
                 virtual_remote * rate[si]
             };
-            self.node_of[chosen as usize] = s;
+            self.taken[chosen as usize] = epoch;
+            self.choice.push((chosen, s));
+            self.got[si] = true;
             left -= 1;
-            let add = problem.task_size[chosen as usize] * cost;
-            self.heap.push(Reverse((OrdF64(load + add), s)));
+            self.heap.push(Reverse((OrdF64(load + size * cost), s)));
         }
-        active_makespan_with(
-            problem,
-            &self.node_of,
-            &mut self.local_work,
-            &mut self.remote_work,
-        )
+        // BAR's eq. 8 over the servers that run something (see active_makespan).
+        let c_rem = problem.cost.remote_cost(remote);
+        let mut makespan: f64 = 0.0;
+        for s in 0..n {
+            if flow.count[s] == 0 && !self.got[s] {
+                continue;
+            }
+            let rate = 1.0 / (problem.node_speed[s] * problem.node_slots[s].max(1) as f64);
+            let local_work = flow.work[s] + self.local_add[s];
+            let load = problem.node_load[s]
+                + (local_work * problem.cost.local + self.remote_add[s] * c_rem) * rate;
+            makespan = makespan.max(load);
+        }
+        makespan
+    }
+
+    /// The last run's assignment: the cover plus the hand-outs.
+    fn assignment(&mut self, flow: &LocalFlow) -> &[NodeId] {
+        self.node_of.clone_from(&flow.owner);
+        for &(t, s) in &self.choice {
+            self.node_of[t as usize] = s;
+        }
+        &self.node_of
     }
 }
 
