@@ -11,7 +11,8 @@
 //!   runs past a time limit or its thread's peak allocation passes a memory
 //!   limit (which needs the counting allocator).
 //! - [`run_bounded`]: runs a process (the real `spindle`), kills it at a time
-//!   limit and reports its peak resident set size (`wait4`).
+//!   limit and reports its peak resident set size (`wait4`, taken by a small
+//!   `python3` parent: see [`PEAK_RSS_WRAPPER`]).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -195,15 +196,66 @@ impl ProcessRun {
     }
 }
 
-/// Runs `cmd` with stdin closed, collecting its output; kills it at `time`.
+/// Runs its arguments as a grandchild of a freshly exec'd interpreter and
+/// writes the grandchild's `ru_maxrss` (KiB) to the file named first.
+///
+/// Why not `wait4` on our own child: at `exec` Linux keeps the larger of the
+/// old and new images' peak RSS, so a child spawned from a test process that
+/// holds 100 MB (fake servers, other tests' threads) reports 100 MB whatever
+/// it uses itself. A process forked by a small interpreter starts from the
+/// interpreter's few MB instead.
+pub const PEAK_RSS_WRAPPER: &str = r#"
+import os, signal, sys
+out, argv = sys.argv[1], sys.argv[2:]
+pid = os.fork()
+if pid == 0:
+    try:
+        os.execvp(argv[0], argv)
+    finally:
+        os._exit(127)
+_, status, usage = os.wait4(pid, 0)
+with open(out, "w") as f:
+    f.write(str(usage.ru_maxrss))
+if os.WIFSIGNALED(status):
+    signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
+    os.kill(os.getpid(), os.WTERMSIG(status))
+os._exit(os.WEXITSTATUS(status))
+"#;
+
+/// Runs `cmd` with stdin closed, collecting its output; kills it (and its
+/// process group) at `time`.
 pub fn run_bounded(cmd: &mut Command, time: Duration) -> ProcessRun {
+    use std::os::unix::process::CommandExt;
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let rss_file = std::env::temp_dir().join(format!(
+        "spindle-testkit-rss-{}-{}",
+        std::process::id(),
+        RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
+    let mut wrapped = Command::new("python3");
+    wrapped
+        .arg("-c")
+        .arg(PEAK_RSS_WRAPPER)
+        .arg(&rss_file)
+        .arg(cmd.get_program())
+        .args(cmd.get_args());
+    if let Some(dir) = cmd.get_current_dir() {
+        wrapped.current_dir(dir);
+    }
+    for (k, v) in cmd.get_envs() {
+        match v {
+            Some(v) => wrapped.env(k, v),
+            None => wrapped.env_remove(k),
+        };
+    }
     let started = Instant::now();
-    let mut child = cmd
+    let mut child = wrapped
+        .process_group(0)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("spawning the process under test");
+        .expect("spawning python3 and the process under test");
     let pid = child.id() as libc::pid_t;
     // Drain both pipes on threads so that a chatty child never blocks.
     let drain = |r: Option<Box<dyn Read + Send>>| {
@@ -228,30 +280,44 @@ pub fn run_bounded(cmd: &mut Command, time: Duration) -> ProcessRun {
             .map(|s| Box::new(s) as Box<dyn Read + Send>),
     );
     let mut timed_out = false;
-    let (mut status, mut usage): (libc::c_int, libc::rusage) = (0, unsafe { std::mem::zeroed() });
+    let mut status: libc::c_int = 0;
     loop {
-        // SAFETY: pid is our child, status and usage are valid out-pointers.
-        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        // SAFETY: pid is our child and status a valid out-pointer.
+        let r = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
         if r == pid {
             break;
         }
-        assert!(r == 0, "wait4 failed: {}", std::io::Error::last_os_error());
+        assert!(
+            r == 0,
+            "waitpid failed: {}",
+            std::io::Error::last_os_error()
+        );
         if started.elapsed() > time && !timed_out {
             timed_out = true;
-            // SAFETY: signalling our own child, which has not been reaped.
-            unsafe { libc::kill(pid, libc::SIGKILL) };
+            // SAFETY: signalling the process group of our own child.
+            unsafe { libc::kill(-pid, libc::SIGKILL) };
         }
         std::thread::sleep(Duration::from_millis(5));
     }
     let elapsed = started.elapsed();
-    // The Child handle must not wait again: it was reaped by wait4.
+    // The Child handle must not wait again: it was reaped above.
     std::mem::forget(child);
+    let max_rss_kb = std::fs::read_to_string(&rss_file)
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(0);
+    let _ = std::fs::remove_file(&rss_file);
+    let stderr = err.join().unwrap_or_default();
+    assert!(
+        timed_out || !stderr.contains("Traceback (most recent call last)"),
+        "the peak-RSS wrapper failed: {stderr}"
+    );
     ProcessRun {
         code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
         stdout: out.join().unwrap_or_default(),
-        stderr: err.join().unwrap_or_default(),
+        stderr,
         elapsed,
-        max_rss_kb: usage.ru_maxrss as u64,
+        max_rss_kb,
         timed_out,
     }
 }
