@@ -18,12 +18,11 @@ import org.spindle.core.SpindleCore;
 
 /**
  * Tests of the RM adapter's logic that needs no live ResourceManager: the
- * settings, ask translation (against the compile-only stubs, with test
- * doubles of ResourceRequest), the core bridge with a real JNI core, with a
- * core that panics and with one that throws on every call, and the FIFO
- * fallback. What only a real RM can exercise (container bookkeeping in
- * SpindleAppAttempt.allocate, events, metrics) is left to the MiniYARNCluster
- * test (scripts/minicluster-it).
+ * settings, ask translation (real ResourceRequest records), the core bridge
+ * with a real JNI core, with a core that panics and with one that throws on
+ * every call, and the FIFO fallback. What only a real RM exercises
+ * (container bookkeeping, events, metrics) is in the MockRM tests
+ * (TestSpindleScheduler and friends) and in scripts/hadoop-bench.
  */
 public final class AdapterTest {
   public static void main(String[] args) throws Exception {
@@ -110,54 +109,9 @@ public final class AdapterTest {
     check(s.core.policy.equals("asm1-comm"), "example policy " + s.core.policy);
   }
 
-  static Resource resource(long mb, int vcores) {
-    return new Resource() {
-      @Override
-      public long getMemorySize() {
-        return mb;
-      }
-
-      @Override
-      public int getVirtualCores() {
-        return vcores;
-      }
-    };
-  }
-
   static ResourceRequest request(int priority, String name, int count, long mb, boolean relax) {
-    Priority p = new Priority() {
-      @Override
-      public int getPriority() {
-        return priority;
-      }
-    };
-    Resource r = resource(mb, 1);
-    return new ResourceRequest() {
-      @Override
-      public Priority getPriority() {
-        return p;
-      }
-
-      @Override
-      public String getResourceName() {
-        return name;
-      }
-
-      @Override
-      public Resource getCapability() {
-        return r;
-      }
-
-      @Override
-      public int getNumContainers() {
-        return count;
-      }
-
-      @Override
-      public boolean getRelaxLocality() {
-        return relax;
-      }
-    };
+    return ResourceRequest.newInstance(Priority.newInstance(priority), name,
+        Resource.newInstance(mb, 1), count, relax);
   }
 
   /** The MR AM's asks for 2 maps on h1/h2 (rack /r1) and 1 reducer (facts file section 3). */
