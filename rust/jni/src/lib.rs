@@ -238,6 +238,23 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeRemoveNode
 }
 
 #[no_mangle]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeUpdateNode(
+    env: Env,
+    _: jclass,
+    handle: jlong,
+    node: jint,
+    memory_mb: jlong,
+    vcores: jint,
+) {
+    guard(env, || {
+        let node = id(node, "node id")?;
+        locked(handle, |c| {
+            Ok(c.session.update_node(node, resources(memory_mb, vcores))?)
+        })
+    })
+}
+
+#[no_mangle]
 pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeAddApp(
     env: Env,
     _: jclass,

@@ -9,6 +9,9 @@ public interface Core extends AutoCloseable {
 
   void removeNode(int node);
 
+  /** A node's total resource changed (an admin update, or the NM re-registered with another). */
+  void updateNode(int node, long memoryMb, int vcores);
+
   int addApp(String appId, double weight, long submitMs);
 
   void finishApp(int app);

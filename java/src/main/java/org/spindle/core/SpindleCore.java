@@ -85,6 +85,16 @@ public final class SpindleCore implements Core {
   }
 
   @Override
+  public void updateNode(int node, long memoryMb, int vcores) {
+    lock.readLock().lock();
+    try {
+      nativeUpdateNode(open(), node, memoryMb, vcores);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  @Override
   public int addApp(String appId, double weight, long submitMs) {
     lock.readLock().lock();
     try {
@@ -194,6 +204,8 @@ public final class SpindleCore implements Core {
       int vcores, double speed);
 
   private static native void nativeRemoveNode(long handle, int node);
+
+  private static native void nativeUpdateNode(long handle, int node, long memoryMb, int vcores);
 
   private static native int nativeAddApp(long handle, String app, double weight, long submitMs);
 

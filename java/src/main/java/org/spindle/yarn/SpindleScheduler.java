@@ -27,6 +27,7 @@ import org.apache.hadoop.yarn.api.records.QueueInfo;
 import org.apache.hadoop.yarn.api.records.QueueState;
 import org.apache.hadoop.yarn.api.records.QueueUserACLInfo;
 import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceOption;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.api.records.SchedulingRequest;
 import org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus;
@@ -207,6 +208,9 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
   public void serviceInit(Configuration conf) throws Exception {
     initScheduler(conf);
     super.serviceInit(conf);
+    // The scheduling monitors (yarn.resourcemanager.scheduler.monitor.*), as
+    // FifoScheduler, CapacityScheduler and FairScheduler start them.
+    schedulingMonitorManager.initialize(rmContext, conf);
   }
 
   private synchronized void initScheduler(Configuration conf) {
@@ -220,7 +224,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     Configuration withSite = new Configuration(conf);
     withSite.addResource(SpindleSettings.SITE_FILE);
     settings = SpindleSettings.read(withSite::get);
-    bridge = new CoreBridge(openCore(settings));
+    bridge = new CoreBridge(coreFactory.apply(settings));
     registerBean();
     LOG.info("Spindle scheduler: policy " + settings.core.policy + ", fallback "
         + settings.fallback + ", Hadoop " + HadoopCompat.line() + " API");
@@ -236,8 +240,12 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     }
   }
 
+  /** Makes the core from the settings; tests swap it to wrap or break the core. */
+  static volatile java.util.function.Function<SpindleSettings, Core> coreFactory =
+      SpindleScheduler::openCore;
+
   /** The JNI core, or a core that always throws (every heartbeat FIFO) if it cannot load. */
-  private static Core openCore(SpindleSettings s) {
+  static Core openCore(SpindleSettings s) {
     try {
       if (!s.libraryPath.isEmpty()) {
         SpindleCore.load(s.libraryPath);
@@ -296,6 +304,20 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
   /** Heartbeats allocated (wholly or partly) by the FIFO fallback. */
   public long getFallbackHeartbeats() {
     return bridge.fallbackHeartbeats();
+  }
+
+  /** Core calls that threw. */
+  public long getCoreErrors() {
+    return bridge.coreErrors();
+  }
+
+  CoreBridge bridgeForTest() {
+    return bridge;
+  }
+
+  /** The memory and vcores of live containers (a copy). */
+  synchronized Resource usedResource() {
+    return Resources.clone(usedResource);
   }
 
   @Override
@@ -381,11 +403,18 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
         bridge.asks(attemptId, toAsks(ask));
       }
       app.updateBlacklist(blacklistAdditions, blacklistRemovals);
+      if (!isEmpty(blacklistAdditions) || !isEmpty(blacklistRemovals)) {
+        resyncAllAsks(app); // blacklisted hosts and racks ask for nothing in the core
+      }
       Resource headroom = app.getHeadroom();
       app.setApplicationHeadroomForMetrics(headroom);
       return new Allocation(app.pullNewlyAllocatedContainers(), headroom, null, null, null,
           app.pullUpdatedNMTokens());
     }
+  }
+
+  private static boolean isEmpty(List<?> l) {
+    return l == null || l.isEmpty();
   }
 
   private synchronized void addApplication(ApplicationId id, String user, boolean recovering,
@@ -456,7 +485,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
       if (keepContainers && c.getState().equals(RMContainerState.RUNNING)) {
         continue; // work-preserving AM restart
       }
-      super.completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(
+      completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(
           c.getContainerId(), SchedulerUtils.COMPLETED_APPLICATION), RMContainerEventType.KILL);
     }
     attempt.stop(finalState);
@@ -552,6 +581,13 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
       for (int i = done; i < count; i++) {
         bridge.containerFinished(sink.node.getNodeName());
       }
+      if (done < count) {
+        // The core booked these as granted: give it back what the RM still asks for.
+        SpindleAppAttempt attempt = getApplicationAttempt((ApplicationAttemptId) app);
+        if (attempt != null && attempt.getApplicationAttemptId().equals(app)) {
+          resyncAsks(attempt, priority);
+        }
+      }
       return done;
     }
   }
@@ -645,7 +681,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
         break;
       case NODE_RESOURCE_UPDATE: {
         NodeResourceUpdateSchedulerEvent e = (NodeResourceUpdateSchedulerEvent) event;
-        updateNodeResource(e.getRMNode(), e.getResourceOption());
+        nodeResourceUpdated(e.getRMNode(), e.getResourceOption());
         break;
       }
       case NODE_UPDATE:
@@ -676,7 +712,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
       }
       case CONTAINER_EXPIRED: {
         ContainerId id = ((ContainerExpiredSchedulerEvent) event).getContainerId();
-        super.completedContainer(getRMContainer(id),
+        completedContainer(getRMContainer(id),
             SchedulerUtils.createAbnormalContainerStatus(id, SchedulerUtils.EXPIRED_CONTAINER),
             RMContainerEventType.EXPIRE);
         break;
@@ -698,6 +734,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     Resource total = rmNode.getTotalCapability();
     bridge.nodeAdded(node.getNodeName(), node.getRackName(), total.getMemorySize(),
         total.getVirtualCores());
+    updateAvailableResourcesMetrics();
   }
 
   private synchronized void removeNode(RMNode rmNode) {
@@ -706,11 +743,24 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
       return;
     }
     for (RMContainer c : node.getCopiedListOfRunningContainers()) {
-      super.completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(
+      completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(
           c.getContainerId(), SchedulerUtils.LOST_CONTAINER), RMContainerEventType.KILL);
     }
     nodeTracker.removeNode(rmNode.getNodeID());
     bridge.nodeRemoved(node.getNodeName());
+    updateAvailableResourcesMetrics();
+  }
+
+  /** A node's total resource changed (admin update, NM re-registration): the core re-plans. */
+  private synchronized void nodeResourceUpdated(RMNode rmNode, ResourceOption option) {
+    updateNodeResource(rmNode, option);
+    FiCaSchedulerNode node = nodeTracker.getNode(rmNode.getNodeID());
+    if (node != null) {
+      Resource total = node.getTotalResource();
+      bridge.nodeResourceUpdated(node.getNodeName(), total.getMemorySize(),
+          total.getVirtualCores());
+    }
+    updateAvailableResourcesMetrics();
   }
 
   @Override
@@ -727,11 +777,83 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
           + node + " with event " + event);
       return;
     }
-    attempt.containerCompleted(rmContainer, status, event, ""); // "" = the default partition
+    // "" = the default partition. False when the container had already
+    // completed: an AM release racing the NM's report of the same container.
+    if (!attempt.containerCompleted(rmContainer, status, event, "")) {
+      return;
+    }
     if (node != null) {
       node.releaseContainer(rmContainer.getContainerId(), false);
     }
     Resources.subtractFrom(usedResource, container.getResource());
+    updateAvailableResourcesMetrics();
+  }
+
+  /**
+   * Completes a container; when it was still ALLOCATED (its AM had not
+   * pulled it), the RM puts its request back in the attempt's asks
+   * (recoverResourceRequestForContainer), and the core must ask for it again.
+   */
+  @Override
+  public void completedContainer(RMContainer rmContainer, ContainerStatus status,
+      RMContainerEventType event) {
+    boolean recovers = rmContainer != null && rmContainer.getContainerRequest() != null;
+    super.completedContainer(rmContainer, status, event);
+    if (recovers) {
+      SpindleAppAttempt attempt = getCurrentAttemptForContainer(rmContainer.getContainerId());
+      if (attempt != null) {
+        resyncAsks(attempt, rmContainer.getAllocatedSchedulerKey().getPriority().getPriority());
+      }
+    }
+  }
+
+  /**
+   * Sends the core the RM's outstanding asks of {@code attempt} at
+   * {@code priority} (AppSchedulingInfo's counts, summed over the scheduler
+   * keys of that priority; blacklisted hosts and racks as 0). The core
+   * lowers its counts when it grants; this puts them back in step after a
+   * grant the RM refused, a request the RM recovered, or a blacklist change.
+   * The MapReduce AM re-sends only asks that changed, so without it a job's
+   * last retry or its only reducer could wait for ever.
+   */
+  private void resyncAsks(SpindleAppAttempt attempt, int priority) {
+    // Under the attempt's monitor, as allocate() forwards new asks: the core
+    // never gets an older count after a newer one (lock order: app, then bridge).
+    synchronized (attempt) {
+      if (attempt.isStopped()) {
+        return;
+      }
+      List<CoreBridge.Ask> asks = new ArrayList<>();
+      for (SchedulerRequestKey key : attempt.getSchedulerKeys()) {
+        if (key.getPriority().getPriority() != priority) {
+          continue;
+        }
+        AppPlacementAllocator<FiCaSchedulerNode> placement =
+            attempt.getAppSchedulingInfo().getAppPlacementAllocator(key);
+        if (placement == null) {
+          continue;
+        }
+        for (ResourceRequest r : placement.getResourceRequests().values()) {
+          String name = r.getResourceName();
+          boolean blocked = !ResourceRequest.ANY.equals(name) && attempt.isPlaceBlacklisted(name);
+          Resource c = r.getCapability();
+          asks.add(new CoreBridge.Ask(priority, name, blocked ? 0 : r.getNumContainers(),
+              c.getMemorySize(), c.getVirtualCores(), r.getRelaxLocality()));
+        }
+      }
+      bridge.resync(attempt.getApplicationAttemptId(), priority, asks);
+    }
+  }
+
+  /** {@link #resyncAsks} for every priority the attempt asks at. */
+  private void resyncAllAsks(SpindleAppAttempt attempt) {
+    Set<Integer> priorities = new HashSet<>();
+    for (SchedulerRequestKey key : attempt.getSchedulerKeys()) {
+      priorities.add(key.getPriority().getPriority());
+    }
+    for (int p : priorities) {
+      resyncAsks(attempt, p);
+    }
   }
 
   @Override
@@ -810,6 +932,11 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
 
     @Override
     public void removeNode(int node) {
+      throw fail();
+    }
+
+    @Override
+    public void updateNode(int node, long memoryMb, int vcores) {
       throw fail();
     }
 

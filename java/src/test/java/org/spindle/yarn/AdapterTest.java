@@ -170,62 +170,23 @@ public final class AdapterTest {
   }
 
   /** Delegates to a real core; panics inside the core on chosen heartbeats. */
-  static final class Panicky implements Core {
-    final SpindleCore inner;
+  static final class Panicky extends ForwardingCore {
+    final SpindleCore real;
     int panicOnHeartbeat;
     int heartbeats;
 
     Panicky(SpindleCore inner, int panicOnHeartbeat) {
-      this.inner = inner;
+      super(inner);
+      this.real = inner;
       this.panicOnHeartbeat = panicOnHeartbeat;
-    }
-
-    @Override
-    public int addNode(String h, String r, long m, int v, double s) {
-      return inner.addNode(h, r, m, v, s);
-    }
-
-    @Override
-    public void removeNode(int n) {
-      inner.removeNode(n);
-    }
-
-    @Override
-    public int addApp(String a, double w, long t) {
-      return inner.addApp(a, w, t);
-    }
-
-    @Override
-    public void finishApp(int a) {
-      inner.finishApp(a);
-    }
-
-    @Override
-    public void updateAsk(int a, int p, String r, int c, long m, int v, boolean x) {
-      inner.updateAsk(a, p, r, c, m, v, x);
-    }
-
-    @Override
-    public void containerFinished(int n) {
-      inner.containerFinished(n);
     }
 
     @Override
     public int heartbeat(int n, long m, int v, long t, int[] out) {
       if (++heartbeats == panicOnHeartbeat) {
-        inner.panicForTest(); // a real panic in the Rust core, caught at the JNI boundary
+        real.panicForTest(); // a real panic in the Rust core, caught at the JNI boundary
       }
       return inner.heartbeat(n, m, v, t, out);
-    }
-
-    @Override
-    public int drain(int[] out) {
-      return inner.drain(out);
-    }
-
-    @Override
-    public void close() {
-      inner.close();
     }
   }
 
