@@ -90,7 +90,7 @@ import org.spindle.core.SpindleCore;
 public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, FiCaSchedulerNode>
     implements Configurable {
   private static final Logger LOG = LoggerFactory.getLogger(SpindleScheduler.class);
-  private static final String QUEUE_NAME = "default";
+  public static final String QUEUE_NAME = "default";
   private static final String INCLUDE_PORT = "yarn.scheduler.include-port-in-node-name";
   private static final String MIN_MB = "yarn.scheduler.minimum-allocation-mb";
   private static final String MAX_MB = "yarn.scheduler.maximum-allocation-mb";
@@ -262,13 +262,25 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     }
   }
 
-  /** Counters for the RM's /jmx page. */
+  /**
+   * Counters and state for the RM's /jmx page: the scheduler's REST view on
+   * every Hadoop line (3.3.x cannot serve /ws/v1/cluster/scheduler for a
+   * plugin scheduler).
+   */
   public interface SpindleSchedulerMXBean {
     long getFallbackHeartbeats();
 
     long getCoreErrors();
 
     String getPolicy();
+
+    int getApplications();
+
+    int getNodes();
+
+    long getUsedMemoryMB();
+
+    long getClusterMemoryMB();
   }
 
   private void registerBean() {
@@ -294,6 +306,26 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
         @Override
         public String getPolicy() {
           return policy;
+        }
+
+        @Override
+        public int getApplications() {
+          return applications.size();
+        }
+
+        @Override
+        public int getNodes() {
+          return getNumClusterNodes();
+        }
+
+        @Override
+        public long getUsedMemoryMB() {
+          return usedResource().getMemorySize();
+        }
+
+        @Override
+        public long getClusterMemoryMB() {
+          return getClusterResource().getMemorySize();
         }
       }, name);
     } catch (Exception e) {

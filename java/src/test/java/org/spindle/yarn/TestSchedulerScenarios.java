@@ -466,6 +466,72 @@ public class TestSchedulerScenarios {
     }
   }
 
+  /**
+   * GET /ws/v1/cluster/scheduler (defect 4: the stock REST layer answers 404
+   * "Unknown scheduler configured" for a plugin scheduler). On 3.4+ Spindle's
+   * web services class serves it; 3.3.x has no key to plug it in, so there
+   * it stays 404 (documented) and the /jmx bean carries the state.
+   */
+  @Test
+  public void restSchedulerInfo() throws Exception {
+    String version = System.getProperty("hadoop.version", "3.4.2");
+    boolean line33 = version.startsWith("3.3.");
+    boolean jersey2 = !line33 && !version.startsWith("3.4.");
+    for (Sched s : Sched.values()) {
+      YarnConfiguration conf = MockCluster.conf(s);
+      int port;
+      try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+        port = free.getLocalPort();
+      }
+      conf.setBoolean("mockrm.webapp.enabled", true);
+      conf.set(YarnConfiguration.RM_WEBAPP_ADDRESS, "localhost:" + port);
+      if (s == Sched.SPINDLE && !line33) {
+        conf.set("yarn.webapp.custom.webservice.class", jersey2
+            ? org.spindle.yarn.webapp.SpindleRMWebServicesJersey2.class.getName()
+            : org.spindle.yarn.webapp.SpindleRMWebServices.class.getName());
+      }
+      try (MockCluster c = new MockCluster(s, conf, null)) {
+        c.launchApp("rest", "h4");
+        String base = "http://localhost:" + port;
+        String[] got = get(base + "/ws/v1/cluster/scheduler");
+        report("GET /ws/v1/cluster/scheduler", s, got[0] + " " + got[1].replaceAll("\\s+", " ")
+            .substring(0, Math.min(90, got[1].replaceAll("\\s+", " ").length())));
+        if (s == Sched.SPINDLE && line33) {
+          assertEquals("3.3.x: documented limit " + got[1], "404", got[0]);
+          String[] jmx = get(base + "/jmx?qry=Hadoop:service=ResourceManager,name=SpindleScheduler");
+          assertEquals(jmx[1], "200", jmx[0]);
+          assertTrue(jmx[1], jmx[1].contains("\"Policy\" : \"asm1-comm\"")
+              && jmx[1].contains("\"Nodes\" : 4"));
+          continue;
+        }
+        assertEquals(s + " " + got[1], "200", got[0]);
+        assertTrue(s + " " + got[1], got[1].contains("schedulerInfo"));
+        if (s == Sched.SPINDLE) {
+          assertTrue(got[1], got[1].contains("\"type\":\"fifoScheduler\""));
+          assertTrue(got[1], got[1].contains("\"numNodes\":4"));
+          assertTrue(got[1], got[1].contains("\"numContainers\":1"));
+        }
+      }
+    }
+  }
+
+  /** HTTP GET as JSON: {status, body}. */
+  private static String[] get(String url) throws IOException {
+    java.net.HttpURLConnection h = (java.net.HttpURLConnection) new java.net.URL(url).openConnection();
+    h.setRequestProperty("Accept", "application/json");
+    h.setConnectTimeout(10000);
+    h.setReadTimeout(10000);
+    int code = h.getResponseCode();
+    java.io.InputStream in = code < 400 ? h.getInputStream() : h.getErrorStream();
+    String body = "";
+    if (in != null) {
+      try (java.util.Scanner sc = new java.util.Scanner(in, "UTF-8").useDelimiter("\\A")) {
+        body = sc.hasNext() ? sc.next() : "";
+      }
+    }
+    return new String[] {String.valueOf(code), body};
+  }
+
   private static NMContainerStatus running(ApplicationAttemptId attempt, long id, int priority) {
     return NMContainerStatus.newInstance(ContainerId.newContainerId(attempt, id), 0,
         ContainerState.RUNNING, Resource.newInstance(GB, 1), "", 0, Priority.newInstance(priority),
