@@ -172,6 +172,28 @@ public final class SpindleCore implements Core {
     }
   }
 
+  @Override
+  public void readSplits(int app, String appName, int priority, String namenodes, String path,
+      String user) {
+    lock.readLock().lock();
+    try {
+      nativeReadSplits(open(), app, appName, priority, namenodes, path, user);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /** Waits outside the heartbeat path; {@link #close} waits for at most one such wait. */
+  @Override
+  public String pollReport(long timeoutMs) {
+    lock.readLock().lock();
+    try {
+      return nativePollReport(open(), timeoutMs);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
   /** Makes the core panic internally (tests of the failure path only). */
   public void panicForTest() {
     lock.readLock().lock();
@@ -224,4 +246,9 @@ public final class SpindleCore implements Core {
   private static native int nativeDrain(long handle, int[] out);
 
   private static native void nativePanicForTest(long handle);
+
+  private static native void nativeReadSplits(long handle, int app, String appName, int priority,
+      String namenodes, String path, String user);
+
+  private static native String nativePollReport(long handle, long timeoutMs);
 }

@@ -245,6 +245,40 @@ public final class CoreBridge implements AutoCloseable {
     return true;
   }
 
+  /**
+   * Queues the split file of {@code key} for the core's background reader
+   * (the core reads it over WebHDFS; no heartbeat waits). False when the
+   * app is not the core's or the core refused (logged).
+   */
+  public synchronized boolean readSplits(Object key, int priority, String namenodes, String path,
+      String user) {
+    Integer id = apps.get(key);
+    if (id == null) {
+      return false;
+    }
+    try {
+      core.readSplits(id, key.toString(), priority, namenodes, path, user);
+      return true;
+    } catch (RuntimeException | LinkageError e) {
+      // Not a core failure: the app is planned from its asks, as without the file.
+      LOG.warn("cannot queue the split file " + path + " of " + key + ": " + e
+          + "; planned from its asks");
+      return false;
+    }
+  }
+
+  /**
+   * The core's next report line, waiting up to {@code timeoutMs}. Not
+   * synchronized: it waits, and heartbeats must not.
+   */
+  public String pollReport(long timeoutMs) {
+    try {
+      return core.pollReport(timeoutMs);
+    } catch (RuntimeException | LinkageError e) {
+      return null;
+    }
+  }
+
   /** A node's total resource changed. */
   public synchronized void nodeResourceUpdated(String name, long memoryMb, int vcores) {
     Integer id = nodes.get(name);

@@ -18,6 +18,7 @@ import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.LocalResource;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.NodeId;
@@ -33,6 +34,7 @@ import org.apache.hadoop.yarn.api.records.SchedulingRequest;
 import org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.recovery.RMStateStore.RMState;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppEventType;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState;
@@ -281,6 +283,10 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     long getUsedMemoryMB();
 
     long getClusterMemoryMB();
+
+    long getExactInputApps();
+
+    long getSplitReadFailures();
   }
 
   private void registerBean() {
@@ -327,6 +333,16 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
         public long getClusterMemoryMB() {
           return getClusterResource().getMemorySize();
         }
+
+        @Override
+        public long getExactInputApps() {
+          return exactInputs.get();
+        }
+
+        @Override
+        public long getSplitReadFailures() {
+          return splitFailures.get();
+        }
       }, name);
     } catch (Exception e) {
       LOG.warn("cannot register the SpindleScheduler JMX bean: " + e);
@@ -352,8 +368,78 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     return Resources.clone(usedResource);
   }
 
+  /** MapReduce's map priority (RMContainerAllocator.PRIORITY_MAP): the asks a split file describes. */
+  static final int MAP_PRIORITY = 20;
+  /** The local resource of a MapReduce AM that holds its splits' locations (YARNRunner). */
+  static final String SPLIT_META_INFO = "job.splitmetainfo";
+
+  /**
+   * A MapReduce app's split file, if spindle.webhdfs.address is set: the
+   * core reads it in the background and plans the app's maps on their exact
+   * replicas. Anything missing or failing leaves the app planned from its
+   * asks (the core reports it in one log line).
+   */
+  private void requestSplits(ApplicationAttemptId attemptId, String user) {
+    if (settings.webhdfsAddress.isEmpty() || rmContext == null) {
+      return;
+    }
+    RMApp app = rmContext.getRMApps().get(attemptId.getApplicationId());
+    if (app == null || app.getApplicationSubmissionContext() == null
+        || app.getApplicationSubmissionContext().getAMContainerSpec() == null) {
+      return;
+    }
+    Map<String, LocalResource> resources =
+        app.getApplicationSubmissionContext().getAMContainerSpec().getLocalResources();
+    if (resources == null) {
+      return;
+    }
+    for (Map.Entry<String, LocalResource> e : resources.entrySet()) {
+      if (e.getKey().endsWith(SPLIT_META_INFO) && e.getValue().getResource() != null) {
+        String path = e.getValue().getResource().getFile();
+        if (path != null && path.startsWith("/")) {
+          bridge.readSplits(attemptId, MAP_PRIORITY, settings.webhdfsAddress, path, user);
+        }
+        return;
+      }
+    }
+  }
+
+  private volatile boolean stopping;
+  private Thread reports;
+  private final java.util.concurrent.atomic.AtomicLong exactInputs =
+      new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong splitFailures =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  @Override
+  public void serviceStart() throws Exception {
+    super.serviceStart();
+    // The core's background work (split files) reports here, in the RM log.
+    reports = new Thread(() -> {
+      while (!stopping) {
+        String line = bridge.pollReport(500);
+        if (line == null) {
+          continue;
+        }
+        if (line.startsWith("WARN ")) {
+          splitFailures.incrementAndGet();
+          LOG.warn(line.substring(5));
+        } else {
+          exactInputs.incrementAndGet();
+          LOG.info(line.startsWith("INFO ") ? line.substring(5) : line);
+        }
+      }
+    }, "spindle-core-reports");
+    reports.setDaemon(true);
+    reports.start();
+  }
+
   @Override
   public void serviceStop() throws Exception {
+    stopping = true;
+    if (reports != null) {
+      reports.join(5000);
+    }
     if (bridge != null) {
       bridge.close();
     }
@@ -485,6 +571,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
         unmanagedApps.contains(attemptId.getApplicationId()));
     Long submit = submitted.get(attemptId.getApplicationId());
     bridge.appAdded(attemptId, submit != null ? submit : System.currentTimeMillis());
+    requestSplits(attemptId, user);
     LOG.info("Added application attempt " + attemptId + " from user " + user);
     if (!recovering) {
       rmContext.getDispatcher().getEventHandler()

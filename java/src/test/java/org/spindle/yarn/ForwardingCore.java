@@ -57,6 +57,17 @@ class ForwardingCore implements Core {
   }
 
   @Override
+  public void readSplits(int app, String appName, int priority, String namenodes, String path,
+      String user) {
+    inner.readSplits(app, appName, priority, namenodes, path, user);
+  }
+
+  @Override
+  public String pollReport(long timeoutMs) {
+    return inner.pollReport(timeoutMs);
+  }
+
+  @Override
   public void close() {
     inner.close();
   }
