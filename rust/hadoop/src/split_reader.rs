@@ -11,7 +11,6 @@
 //! - Each job ends in exactly one call of the delivery function, with the
 //!   split hosts or an error naming the file and the NameNode.
 
-use std::collections::HashMap;
 use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -150,25 +149,19 @@ where
             return;
         }
     };
-    // One client per (NameNodes, user): connections are reused across jobs.
-    let mut clients: HashMap<(Vec<String>, Option<String>), WebHdfs> = HashMap::new();
     for job in rx.iter() {
-        let key = (job.namenodes.clone(), job.user.clone());
-        let client = match clients.get(&key) {
-            Some(c) => Ok(c.clone()),
-            None => WebHdfs::new(WebHdfsOptions {
-                namenodes: job.namenodes.clone(),
-                user: job.user.clone(),
-                connect_timeout: opts.connect_timeout,
-                read_timeout: opts.read_timeout,
-                retries: opts.retries,
-                concurrency: 1,
-                ..WebHdfsOptions::default()
-            })
-            .inspect(|c| {
-                clients.insert(key, c.clone());
-            }),
-        };
+        // A client per job: jobs come minutes apart, and a pooled connection
+        // the NameNode or DataNode closed meanwhile fails the next request
+        // ("connection closed before message completed").
+        let client = WebHdfs::new(WebHdfsOptions {
+            namenodes: job.namenodes.clone(),
+            user: job.user.clone(),
+            connect_timeout: opts.connect_timeout,
+            read_timeout: opts.read_timeout,
+            retries: opts.retries,
+            concurrency: 1,
+            ..WebHdfsOptions::default()
+        });
         let result = match client {
             Ok(c) => rt.block_on(read(&c, &job.path)),
             Err(e) => Err(SplitReadError::WebHdfs {
