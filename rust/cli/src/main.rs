@@ -575,6 +575,11 @@ fn event_lines(events: &[(SessionEvent, Vec<spindle_core::Grant>)]) -> String {
                 capacity.memory_mb, capacity.vcores
             ),
             SessionEvent::RemoveNode { node } => writeln!(s, "remove_node\t{node}"),
+            SessionEvent::UpdateNode { node, capacity } => writeln!(
+                s,
+                "update_node\t{node}\t{}\t{}",
+                capacity.memory_mb, capacity.vcores
+            ),
             SessionEvent::AddApp {
                 app,
                 weight,

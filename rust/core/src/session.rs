@@ -141,6 +141,10 @@ pub enum SessionEvent {
     RemoveNode {
         node: NodeId,
     },
+    UpdateNode {
+        node: NodeId,
+        capacity: Resources,
+    },
     AddApp {
         app: String,
         weight: f64,
@@ -398,6 +402,27 @@ impl Session {
         Ok(())
     }
 
+    /// A node's total resource changed (an admin's update, or its node
+    /// manager re-registered with another size): planning uses the new one.
+    pub fn update_node(&mut self, node: NodeId, capacity: Resources) -> Result<(), SessionError> {
+        self.node(node)?;
+        if capacity.memory_mb < 0 || capacity.vcores < 0 {
+            return Err(SessionError::BadNode {
+                host: self.nodes[node as usize].host.clone(),
+                problem: format!(
+                    "capacity must not be negative, got {} MB and {} vcores",
+                    capacity.memory_mb, capacity.vcores
+                ),
+            });
+        }
+        let n = &mut self.nodes[node as usize];
+        if n.capacity != capacity {
+            n.capacity = capacity;
+            self.dirty = true;
+        }
+        Ok(())
+    }
+
     /// Node id of a registered host.
     pub fn node_id(&self, host: &str) -> Option<NodeId> {
         let &name = self.names.get(host)?;
@@ -644,6 +669,7 @@ impl Session {
                 speed,
             } => self.add_node(host, rack, *capacity, *speed).map(drop),
             SessionEvent::RemoveNode { node } => self.remove_node(*node),
+            SessionEvent::UpdateNode { node, capacity } => self.update_node(*node, *capacity),
             SessionEvent::AddApp {
                 app,
                 weight,
@@ -1390,6 +1416,44 @@ mod tests {
             .unwrap();
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].count, 2, "3000 MB hold two 1024 MB containers");
+    }
+
+    #[test]
+    fn node_updates_change_the_plan_and_name_bad_input() {
+        let mut s = session(PolicyKind::Asm1);
+        let big = s
+            .add_node("h1", "/r1", Resources::new(4096, 4), 1.0)
+            .unwrap();
+        let small = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+        let app = s.add_app("app", 1.0, 0).unwrap();
+        for (res, n) in [("h1", 8), ("h2", 8), ("/r1", 8), (ANY, 8)] {
+            s.update_ask(app, 20, res, n, cap(), true).unwrap();
+        }
+        s.plan_if_dirty();
+        let before = s.queued();
+        assert!(
+            before[big as usize] > before[small as usize],
+            "four slots take more than one: {before:?}"
+        );
+        s.update_node(small, Resources::new(4096, 4)).unwrap();
+        s.plan_if_dirty();
+        let after = s.queued();
+        assert_eq!(after[big as usize], after[small as usize], "{after:?}");
+        assert_eq!(
+            s.update_node(small, Resources::new(-1, 1))
+                .unwrap_err()
+                .to_string(),
+            "node \"h2\": capacity must not be negative, got -1 MB and 1 vcores"
+        );
+        assert_eq!(
+            s.update_node(7, cap()).unwrap_err().to_string(),
+            "node id 7 is not registered"
+        );
+        s.remove_node(small).unwrap();
+        assert_eq!(
+            s.update_node(small, cap()).unwrap_err().to_string(),
+            "node \"h2\" (id 1) was removed"
+        );
     }
 
     #[test]

@@ -785,6 +785,22 @@ impl WebHdfs {
             .map_err(|e| self.malformed("LISTSTATUS", path, e))
     }
 
+    /// OPEN: the first `max_len` bytes of a file (the NameNode redirects to a
+    /// DataNode, whose host name must resolve here). A file longer than that
+    /// comes back cut at `max_len`: ask for one byte more than you accept.
+    pub async fn open(&self, path: &str, max_len: u64) -> Result<Vec<u8>, WebHdfsError> {
+        let mut body = self
+            .get(
+                path,
+                "OPEN",
+                &[("offset", "0".to_string()), ("length", max_len.to_string())],
+            )
+            .await?;
+        // A server that ignores `length` must not make us keep more.
+        body.truncate(usize::try_from(max_len).unwrap_or(usize::MAX));
+        Ok(body)
+    }
+
     /// The files under `root` (itself if it is a file), recursively, skipping
     /// names that start with `_` or `.` as MapReduce's input formats do;
     /// sorted by path.

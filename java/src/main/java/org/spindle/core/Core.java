@@ -9,6 +9,9 @@ public interface Core extends AutoCloseable {
 
   void removeNode(int node);
 
+  /** A node's total resource changed (an admin update, or the NM re-registered with another). */
+  void updateNode(int node, long memoryMb, int vcores);
+
   int addApp(String appId, double weight, long submitMs);
 
   void finishApp(int app);
@@ -21,6 +24,25 @@ public interface Core extends AutoCloseable {
   int heartbeat(int node, long freeMemoryMb, int freeVcores, long nowMs, int[] out);
 
   int drain(int[] out);
+
+  /**
+   * Queues the exact input of {@code app} at {@code priority}: the split file
+   * {@code path} in HDFS, read over WebHDFS from {@code namenodes} (comma
+   * separated) as {@code user} on the core's own thread. Returns at once;
+   * the outcome is a report ({@link #pollReport}).
+   */
+  default void readSplits(int app, String appName, int priority, String namenodes, String path,
+      String user) {
+    throw new UnsupportedOperationException("this core reads no split files");
+  }
+
+  /**
+   * The next one-line report of background work ("INFO ..." or "WARN ..."),
+   * waiting up to {@code timeoutMs}; null if none came.
+   */
+  default String pollReport(long timeoutMs) {
+    return null;
+  }
 
   @Override
   void close();

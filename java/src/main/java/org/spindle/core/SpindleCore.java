@@ -85,6 +85,16 @@ public final class SpindleCore implements Core {
   }
 
   @Override
+  public void updateNode(int node, long memoryMb, int vcores) {
+    lock.readLock().lock();
+    try {
+      nativeUpdateNode(open(), node, memoryMb, vcores);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  @Override
   public int addApp(String appId, double weight, long submitMs) {
     lock.readLock().lock();
     try {
@@ -162,6 +172,28 @@ public final class SpindleCore implements Core {
     }
   }
 
+  @Override
+  public void readSplits(int app, String appName, int priority, String namenodes, String path,
+      String user) {
+    lock.readLock().lock();
+    try {
+      nativeReadSplits(open(), app, appName, priority, namenodes, path, user);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /** Waits outside the heartbeat path; {@link #close} waits for at most one such wait. */
+  @Override
+  public String pollReport(long timeoutMs) {
+    lock.readLock().lock();
+    try {
+      return nativePollReport(open(), timeoutMs);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
   /** Makes the core panic internally (tests of the failure path only). */
   public void panicForTest() {
     lock.readLock().lock();
@@ -195,6 +227,8 @@ public final class SpindleCore implements Core {
 
   private static native void nativeRemoveNode(long handle, int node);
 
+  private static native void nativeUpdateNode(long handle, int node, long memoryMb, int vcores);
+
   private static native int nativeAddApp(long handle, String app, double weight, long submitMs);
 
   private static native void nativeFinishApp(long handle, int app);
@@ -212,4 +246,9 @@ public final class SpindleCore implements Core {
   private static native int nativeDrain(long handle, int[] out);
 
   private static native void nativePanicForTest(long handle);
+
+  private static native void nativeReadSplits(long handle, int app, String appName, int priority,
+      String namenodes, String path, String user);
+
+  private static native String nativePollReport(long handle, long timeoutMs);
 }

@@ -1,6 +1,7 @@
 package org.spindle.yarn;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -55,7 +56,14 @@ public final class CoreBridge implements AutoCloseable {
    * cluster); the core knows the host once, until the last of them leaves.
    */
   private final Map<String, Integer> nodeManagers = new HashMap<>();
+  /** The capacity (MB) the core knows of each node, as last sent. */
+  private final Map<String, Long> nodeMemory = new HashMap<>();
   private final Map<Object, Integer> apps = new HashMap<>();
+  /**
+   * Per app and priority, the count the core was last sent for each resource
+   * name: a resync must also zero the names the RM has dropped.
+   */
+  private final Map<Object, Map<Integer, Map<String, Integer>>> sent = new HashMap<>();
   /** Core app id to the caller's app key. */
   private final List<Object> appKeys = new ArrayList<>();
   /** Apps the core lost track of: served by FIFO after the core's grants. */
@@ -103,6 +111,7 @@ public final class CoreBridge implements AutoCloseable {
     }
     try {
       nodes.put(name, core.addNode(name, rack, memoryMb, vcores, 1.0));
+      nodeMemory.put(name, memoryMb);
     } catch (RuntimeException | LinkageError e) {
       failed("adding node " + name, e);
     }
@@ -114,6 +123,7 @@ public final class CoreBridge implements AutoCloseable {
       return; // another NodeManager still runs on this host
     }
     Integer id = nodes.remove(name);
+    nodeMemory.remove(name);
     if (id == null) {
       return;
     }
@@ -141,6 +151,7 @@ public final class CoreBridge implements AutoCloseable {
 
   public synchronized void appRemoved(Object key) {
     fifoApps.remove(key);
+    sent.remove(key);
     Integer id = apps.remove(key);
     if (id == null) {
       return;
@@ -160,23 +171,125 @@ public final class CoreBridge implements AutoCloseable {
       return; // unknown to the core: FIFO reads the asks from the attempt itself
     }
     for (Ask a : asks) {
-      try {
-        core.updateAsk(id, a.priority, a.resource, a.count, a.memoryMb, a.vcores, a.relaxLocality);
-      } catch (RuntimeException | LinkageError e) {
-        failed("asks of app " + key + " (priority " + a.priority + ", resource " + a.resource
-            + ", count " + a.count + ")", e);
-        // The core's view of this app is now wrong: take it out of the core so
-        // that FIFO alone serves it, rather than both.
-        fifoApps.add(key);
-        apps.remove(key);
-        appKeys.set(id, null);
-        try {
-          core.finishApp(id);
-        } catch (RuntimeException | LinkageError again) {
-          failed("dropping app " + key, again);
-        }
+      if (!send(key, id, a.priority, a.resource, a.count, a)) {
         return;
       }
+    }
+  }
+
+  /**
+   * Puts the core's asks of {@code key} at {@code priority} in step with
+   * {@code asks}, the RM's outstanding requests at that priority (several
+   * entries for one resource name are summed: several scheduler keys can
+   * share a priority). Names the core holds that are missing go to 0.
+   */
+  public synchronized void resync(Object key, int priority, List<Ask> asks) {
+    Integer id = apps.get(key);
+    if (id == null) {
+      return;
+    }
+    Map<String, Integer> total = new HashMap<>();
+    Map<String, Ask> shape = new HashMap<>();
+    for (Ask a : asks) {
+      total.merge(a.resource, a.count, Integer::sum);
+      shape.putIfAbsent(a.resource, a);
+    }
+    Map<String, Integer> held = sent.getOrDefault(key, Collections.emptyMap())
+        .getOrDefault(priority, Collections.emptyMap());
+    for (String name : new ArrayList<>(held.keySet())) {
+      if (!total.containsKey(name) && !send(key, id, priority, name, 0, null)) {
+        return;
+      }
+    }
+    for (Map.Entry<String, Integer> e : total.entrySet()) {
+      if (!send(key, id, priority, e.getKey(), e.getValue(), shape.get(e.getKey()))) {
+        return;
+      }
+    }
+  }
+
+  /**
+   * One ask to the core ({@code shape} gives capability and relaxLocality; a
+   * zero count may go without); remembers it. On failure the app leaves the
+   * core and FIFO alone serves it; returns false then.
+   */
+  private boolean send(Object key, int id, int priority, String resource, int count, Ask shape) {
+    long mb = shape == null ? 0 : shape.memoryMb;
+    int vcores = shape == null ? 0 : shape.vcores;
+    boolean relax = shape == null || shape.relaxLocality;
+    try {
+      core.updateAsk(id, priority, resource, count, mb, vcores, relax);
+    } catch (RuntimeException | LinkageError e) {
+      failed("asks of app " + key + " (priority " + priority + ", resource " + resource
+          + ", count " + count + ")", e);
+      // The core's view of this app is now wrong: take it out of the core so
+      // that FIFO alone serves it, rather than both.
+      fifoApps.add(key);
+      apps.remove(key);
+      sent.remove(key);
+      appKeys.set(id, null);
+      try {
+        core.finishApp(id);
+      } catch (RuntimeException | LinkageError again) {
+        failed("dropping app " + key, again);
+      }
+      return false;
+    }
+    Map<String, Integer> m = sent.computeIfAbsent(key, k -> new HashMap<>())
+        .computeIfAbsent(priority, k -> new HashMap<>());
+    if (count == 0) {
+      m.remove(resource);
+    } else {
+      m.put(resource, count);
+    }
+    return true;
+  }
+
+  /**
+   * Queues the split file of {@code key} for the core's background reader
+   * (the core reads it over WebHDFS; no heartbeat waits). False when the
+   * app is not the core's or the core refused (logged).
+   */
+  public synchronized boolean readSplits(Object key, int priority, String namenodes, String path,
+      String user) {
+    Integer id = apps.get(key);
+    if (id == null) {
+      return false;
+    }
+    try {
+      core.readSplits(id, key.toString(), priority, namenodes, path, user);
+      return true;
+    } catch (RuntimeException | LinkageError e) {
+      // Not a core failure: the app is planned from its asks, as without the file.
+      LOG.warn("cannot queue the split file " + path + " of " + key + ": " + e
+          + "; planned from its asks");
+      return false;
+    }
+  }
+
+  /**
+   * The core's next report line, waiting up to {@code timeoutMs}. Not
+   * synchronized: it waits, and heartbeats must not.
+   */
+  public String pollReport(long timeoutMs) {
+    try {
+      return core.pollReport(timeoutMs);
+    } catch (RuntimeException | LinkageError e) {
+      return null;
+    }
+  }
+
+  /** A node's total resource changed. */
+  public synchronized void nodeResourceUpdated(String name, long memoryMb, int vcores) {
+    Integer id = nodes.get(name);
+    if (id == null) {
+      return;
+    }
+    try {
+      core.updateNode(id, memoryMb, vcores);
+      nodeMemory.put(name, memoryMb);
+    } catch (RuntimeException | LinkageError e) {
+      failed("updating node " + name + " to " + memoryMb + " MB, " + vcores + " vcores", e);
     }
   }
 
@@ -190,6 +303,12 @@ public final class CoreBridge implements AutoCloseable {
     } catch (RuntimeException | LinkageError e) {
       failed("a finished container on node " + node, e);
     }
+  }
+
+  /** The memory the core was last told {@code node} has; -1 if it does not know the node. */
+  public synchronized long nodeMemory(String node) {
+    Long mb = nodeMemory.get(node);
+    return mb == null ? -1 : mb;
   }
 
   /** Whether FIFO must serve {@code app} (the core lost it). */

@@ -18,6 +18,7 @@ import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.LocalResource;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.NodeId;
@@ -27,11 +28,13 @@ import org.apache.hadoop.yarn.api.records.QueueInfo;
 import org.apache.hadoop.yarn.api.records.QueueState;
 import org.apache.hadoop.yarn.api.records.QueueUserACLInfo;
 import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceOption;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.api.records.SchedulingRequest;
 import org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.recovery.RMStateStore.RMState;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppEventType;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState;
@@ -89,7 +92,7 @@ import org.spindle.core.SpindleCore;
 public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, FiCaSchedulerNode>
     implements Configurable {
   private static final Logger LOG = LoggerFactory.getLogger(SpindleScheduler.class);
-  private static final String QUEUE_NAME = "default";
+  public static final String QUEUE_NAME = "default";
   private static final String INCLUDE_PORT = "yarn.scheduler.include-port-in-node-name";
   private static final String MIN_MB = "yarn.scheduler.minimum-allocation-mb";
   private static final String MAX_MB = "yarn.scheduler.maximum-allocation-mb";
@@ -207,6 +210,9 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
   public void serviceInit(Configuration conf) throws Exception {
     initScheduler(conf);
     super.serviceInit(conf);
+    // The scheduling monitors (yarn.resourcemanager.scheduler.monitor.*), as
+    // FifoScheduler, CapacityScheduler and FairScheduler start them.
+    schedulingMonitorManager.initialize(rmContext, conf);
   }
 
   private synchronized void initScheduler(Configuration conf) {
@@ -220,7 +226,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     Configuration withSite = new Configuration(conf);
     withSite.addResource(SpindleSettings.SITE_FILE);
     settings = SpindleSettings.read(withSite::get);
-    bridge = new CoreBridge(openCore(settings));
+    bridge = new CoreBridge(coreFactory.apply(settings));
     registerBean();
     LOG.info("Spindle scheduler: policy " + settings.core.policy + ", fallback "
         + settings.fallback + ", Hadoop " + HadoopCompat.line() + " API");
@@ -236,8 +242,12 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     }
   }
 
+  /** Makes the core from the settings; tests swap it to wrap or break the core. */
+  static volatile java.util.function.Function<SpindleSettings, Core> coreFactory =
+      SpindleScheduler::openCore;
+
   /** The JNI core, or a core that always throws (every heartbeat FIFO) if it cannot load. */
-  private static Core openCore(SpindleSettings s) {
+  static Core openCore(SpindleSettings s) {
     try {
       if (!s.libraryPath.isEmpty()) {
         SpindleCore.load(s.libraryPath);
@@ -254,13 +264,29 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     }
   }
 
-  /** Counters for the RM's /jmx page. */
+  /**
+   * Counters and state for the RM's /jmx page: the scheduler's REST view on
+   * every Hadoop line (3.3.x cannot serve /ws/v1/cluster/scheduler for a
+   * plugin scheduler).
+   */
   public interface SpindleSchedulerMXBean {
     long getFallbackHeartbeats();
 
     long getCoreErrors();
 
     String getPolicy();
+
+    int getApplications();
+
+    int getNodes();
+
+    long getUsedMemoryMB();
+
+    long getClusterMemoryMB();
+
+    long getExactInputApps();
+
+    long getSplitReadFailures();
   }
 
   private void registerBean() {
@@ -287,6 +313,36 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
         public String getPolicy() {
           return policy;
         }
+
+        @Override
+        public int getApplications() {
+          return applications.size();
+        }
+
+        @Override
+        public int getNodes() {
+          return getNumClusterNodes();
+        }
+
+        @Override
+        public long getUsedMemoryMB() {
+          return usedResource().getMemorySize();
+        }
+
+        @Override
+        public long getClusterMemoryMB() {
+          return getClusterResource().getMemorySize();
+        }
+
+        @Override
+        public long getExactInputApps() {
+          return exactInputs.get();
+        }
+
+        @Override
+        public long getSplitReadFailures() {
+          return splitFailures.get();
+        }
       }, name);
     } catch (Exception e) {
       LOG.warn("cannot register the SpindleScheduler JMX bean: " + e);
@@ -298,8 +354,92 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     return bridge.fallbackHeartbeats();
   }
 
+  /** Core calls that threw. */
+  public long getCoreErrors() {
+    return bridge.coreErrors();
+  }
+
+  CoreBridge bridgeForTest() {
+    return bridge;
+  }
+
+  /** The memory and vcores of live containers (a copy). */
+  synchronized Resource usedResource() {
+    return Resources.clone(usedResource);
+  }
+
+  /** MapReduce's map priority (RMContainerAllocator.PRIORITY_MAP): the asks a split file describes. */
+  static final int MAP_PRIORITY = 20;
+  /** The local resource of a MapReduce AM that holds its splits' locations (YARNRunner). */
+  static final String SPLIT_META_INFO = "job.splitmetainfo";
+
+  /**
+   * A MapReduce app's split file, if spindle.webhdfs.address is set: the
+   * core reads it in the background and plans the app's maps on their exact
+   * replicas. Anything missing or failing leaves the app planned from its
+   * asks (the core reports it in one log line).
+   */
+  private void requestSplits(ApplicationAttemptId attemptId, String user) {
+    if (settings.webhdfsAddress.isEmpty() || rmContext == null) {
+      return;
+    }
+    RMApp app = rmContext.getRMApps().get(attemptId.getApplicationId());
+    if (app == null || app.getApplicationSubmissionContext() == null
+        || app.getApplicationSubmissionContext().getAMContainerSpec() == null) {
+      return;
+    }
+    Map<String, LocalResource> resources =
+        app.getApplicationSubmissionContext().getAMContainerSpec().getLocalResources();
+    if (resources == null) {
+      return;
+    }
+    for (Map.Entry<String, LocalResource> e : resources.entrySet()) {
+      if (e.getKey().endsWith(SPLIT_META_INFO) && e.getValue().getResource() != null) {
+        String path = e.getValue().getResource().getFile();
+        if (path != null && path.startsWith("/")) {
+          bridge.readSplits(attemptId, MAP_PRIORITY, settings.webhdfsAddress, path, user);
+        }
+        return;
+      }
+    }
+  }
+
+  private volatile boolean stopping;
+  private Thread reports;
+  private final java.util.concurrent.atomic.AtomicLong exactInputs =
+      new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong splitFailures =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  @Override
+  public void serviceStart() throws Exception {
+    super.serviceStart();
+    // The core's background work (split files) reports here, in the RM log.
+    reports = new Thread(() -> {
+      while (!stopping) {
+        String line = bridge.pollReport(500);
+        if (line == null) {
+          continue;
+        }
+        if (line.startsWith("WARN ")) {
+          splitFailures.incrementAndGet();
+          LOG.warn(line.substring(5));
+        } else {
+          exactInputs.incrementAndGet();
+          LOG.info(line.startsWith("INFO ") ? line.substring(5) : line);
+        }
+      }
+    }, "spindle-core-reports");
+    reports.setDaemon(true);
+    reports.start();
+  }
+
   @Override
   public void serviceStop() throws Exception {
+    stopping = true;
+    if (reports != null) {
+      reports.join(5000);
+    }
     if (bridge != null) {
       bridge.close();
     }
@@ -381,11 +521,18 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
         bridge.asks(attemptId, toAsks(ask));
       }
       app.updateBlacklist(blacklistAdditions, blacklistRemovals);
+      if (!isEmpty(blacklistAdditions) || !isEmpty(blacklistRemovals)) {
+        resyncAllAsks(app); // blacklisted hosts and racks ask for nothing in the core
+      }
       Resource headroom = app.getHeadroom();
       app.setApplicationHeadroomForMetrics(headroom);
       return new Allocation(app.pullNewlyAllocatedContainers(), headroom, null, null, null,
           app.pullUpdatedNMTokens());
     }
+  }
+
+  private static boolean isEmpty(List<?> l) {
+    return l == null || l.isEmpty();
   }
 
   private synchronized void addApplication(ApplicationId id, String user, boolean recovering,
@@ -424,6 +571,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
         unmanagedApps.contains(attemptId.getApplicationId()));
     Long submit = submitted.get(attemptId.getApplicationId());
     bridge.appAdded(attemptId, submit != null ? submit : System.currentTimeMillis());
+    requestSplits(attemptId, user);
     LOG.info("Added application attempt " + attemptId + " from user " + user);
     if (!recovering) {
       rmContext.getDispatcher().getEventHandler()
@@ -456,7 +604,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
       if (keepContainers && c.getState().equals(RMContainerState.RUNNING)) {
         continue; // work-preserving AM restart
       }
-      super.completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(
+      completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(
           c.getContainerId(), SchedulerUtils.COMPLETED_APPLICATION), RMContainerEventType.KILL);
     }
     attempt.stop(finalState);
@@ -552,6 +700,13 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
       for (int i = done; i < count; i++) {
         bridge.containerFinished(sink.node.getNodeName());
       }
+      if (done < count) {
+        // The core booked these as granted: give it back what the RM still asks for.
+        SpindleAppAttempt attempt = getApplicationAttempt((ApplicationAttemptId) app);
+        if (attempt != null && attempt.getApplicationAttemptId().equals(app)) {
+          resyncAsks(attempt, priority);
+        }
+      }
       return done;
     }
   }
@@ -645,7 +800,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
         break;
       case NODE_RESOURCE_UPDATE: {
         NodeResourceUpdateSchedulerEvent e = (NodeResourceUpdateSchedulerEvent) event;
-        updateNodeResource(e.getRMNode(), e.getResourceOption());
+        nodeResourceUpdated(e.getRMNode(), e.getResourceOption());
         break;
       }
       case NODE_UPDATE:
@@ -676,7 +831,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
       }
       case CONTAINER_EXPIRED: {
         ContainerId id = ((ContainerExpiredSchedulerEvent) event).getContainerId();
-        super.completedContainer(getRMContainer(id),
+        completedContainer(getRMContainer(id),
             SchedulerUtils.createAbnormalContainerStatus(id, SchedulerUtils.EXPIRED_CONTAINER),
             RMContainerEventType.EXPIRE);
         break;
@@ -698,6 +853,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     Resource total = rmNode.getTotalCapability();
     bridge.nodeAdded(node.getNodeName(), node.getRackName(), total.getMemorySize(),
         total.getVirtualCores());
+    updateAvailableResourcesMetrics();
   }
 
   private synchronized void removeNode(RMNode rmNode) {
@@ -706,11 +862,24 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
       return;
     }
     for (RMContainer c : node.getCopiedListOfRunningContainers()) {
-      super.completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(
+      completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(
           c.getContainerId(), SchedulerUtils.LOST_CONTAINER), RMContainerEventType.KILL);
     }
     nodeTracker.removeNode(rmNode.getNodeID());
     bridge.nodeRemoved(node.getNodeName());
+    updateAvailableResourcesMetrics();
+  }
+
+  /** A node's total resource changed (admin update, NM re-registration): the core re-plans. */
+  private synchronized void nodeResourceUpdated(RMNode rmNode, ResourceOption option) {
+    updateNodeResource(rmNode, option);
+    FiCaSchedulerNode node = nodeTracker.getNode(rmNode.getNodeID());
+    if (node != null) {
+      Resource total = node.getTotalResource();
+      bridge.nodeResourceUpdated(node.getNodeName(), total.getMemorySize(),
+          total.getVirtualCores());
+    }
+    updateAvailableResourcesMetrics();
   }
 
   @Override
@@ -727,11 +896,83 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
           + node + " with event " + event);
       return;
     }
-    attempt.containerCompleted(rmContainer, status, event, ""); // "" = the default partition
+    // "" = the default partition. False when the container had already
+    // completed: an AM release racing the NM's report of the same container.
+    if (!attempt.containerCompleted(rmContainer, status, event, "")) {
+      return;
+    }
     if (node != null) {
       node.releaseContainer(rmContainer.getContainerId(), false);
     }
     Resources.subtractFrom(usedResource, container.getResource());
+    updateAvailableResourcesMetrics();
+  }
+
+  /**
+   * Completes a container; when it was still ALLOCATED (its AM had not
+   * pulled it), the RM puts its request back in the attempt's asks
+   * (recoverResourceRequestForContainer), and the core must ask for it again.
+   */
+  @Override
+  public void completedContainer(RMContainer rmContainer, ContainerStatus status,
+      RMContainerEventType event) {
+    boolean recovers = rmContainer != null && rmContainer.getContainerRequest() != null;
+    super.completedContainer(rmContainer, status, event);
+    if (recovers) {
+      SpindleAppAttempt attempt = getCurrentAttemptForContainer(rmContainer.getContainerId());
+      if (attempt != null) {
+        resyncAsks(attempt, rmContainer.getAllocatedSchedulerKey().getPriority().getPriority());
+      }
+    }
+  }
+
+  /**
+   * Sends the core the RM's outstanding asks of {@code attempt} at
+   * {@code priority} (AppSchedulingInfo's counts, summed over the scheduler
+   * keys of that priority; blacklisted hosts and racks as 0). The core
+   * lowers its counts when it grants; this puts them back in step after a
+   * grant the RM refused, a request the RM recovered, or a blacklist change.
+   * The MapReduce AM re-sends only asks that changed, so without it a job's
+   * last retry or its only reducer could wait for ever.
+   */
+  private void resyncAsks(SpindleAppAttempt attempt, int priority) {
+    // Under the attempt's monitor, as allocate() forwards new asks: the core
+    // never gets an older count after a newer one (lock order: app, then bridge).
+    synchronized (attempt) {
+      if (attempt.isStopped()) {
+        return;
+      }
+      List<CoreBridge.Ask> asks = new ArrayList<>();
+      for (SchedulerRequestKey key : attempt.getSchedulerKeys()) {
+        if (key.getPriority().getPriority() != priority) {
+          continue;
+        }
+        AppPlacementAllocator<FiCaSchedulerNode> placement =
+            attempt.getAppSchedulingInfo().getAppPlacementAllocator(key);
+        if (placement == null) {
+          continue;
+        }
+        for (ResourceRequest r : placement.getResourceRequests().values()) {
+          String name = r.getResourceName();
+          boolean blocked = !ResourceRequest.ANY.equals(name) && attempt.isPlaceBlacklisted(name);
+          Resource c = r.getCapability();
+          asks.add(new CoreBridge.Ask(priority, name, blocked ? 0 : r.getNumContainers(),
+              c.getMemorySize(), c.getVirtualCores(), r.getRelaxLocality()));
+        }
+      }
+      bridge.resync(attempt.getApplicationAttemptId(), priority, asks);
+    }
+  }
+
+  /** {@link #resyncAsks} for every priority the attempt asks at. */
+  private void resyncAllAsks(SpindleAppAttempt attempt) {
+    Set<Integer> priorities = new HashSet<>();
+    for (SchedulerRequestKey key : attempt.getSchedulerKeys()) {
+      priorities.add(key.getPriority().getPriority());
+    }
+    for (int p : priorities) {
+      resyncAsks(attempt, p);
+    }
   }
 
   @Override
@@ -810,6 +1051,11 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
 
     @Override
     public void removeNode(int node) {
+      throw fail();
+    }
+
+    @Override
+    public void updateNode(int node, long memoryMb, int vcores) {
       throw fail();
     }
 

@@ -51,6 +51,9 @@ public final class SpindleCoreTest {
           case "remove_node":
             core.removeNode(Integer.parseInt(f[1]));
             break;
+          case "update_node":
+            core.updateNode(Integer.parseInt(f[1]), Long.parseLong(f[2]), Integer.parseInt(f[3]));
+            break;
           case "add_app":
             core.addApp(f[1], Double.parseDouble(f[2]), Long.parseLong(f[3]));
             break;

@@ -18,12 +18,11 @@ import org.spindle.core.SpindleCore;
 
 /**
  * Tests of the RM adapter's logic that needs no live ResourceManager: the
- * settings, ask translation (against the compile-only stubs, with test
- * doubles of ResourceRequest), the core bridge with a real JNI core, with a
- * core that panics and with one that throws on every call, and the FIFO
- * fallback. What only a real RM can exercise (container bookkeeping in
- * SpindleAppAttempt.allocate, events, metrics) is left to the MiniYARNCluster
- * test (scripts/minicluster-it).
+ * settings, ask translation (real ResourceRequest records), the core bridge
+ * with a real JNI core, with a core that panics and with one that throws on
+ * every call, and the FIFO fallback. What only a real RM exercises
+ * (container bookkeeping, events, metrics) is in the MockRM tests
+ * (TestSpindleScheduler and friends) and in scripts/hadoop-bench.
  */
 public final class AdapterTest {
   public static void main(String[] args) throws Exception {
@@ -110,54 +109,9 @@ public final class AdapterTest {
     check(s.core.policy.equals("asm1-comm"), "example policy " + s.core.policy);
   }
 
-  static Resource resource(long mb, int vcores) {
-    return new Resource() {
-      @Override
-      public long getMemorySize() {
-        return mb;
-      }
-
-      @Override
-      public int getVirtualCores() {
-        return vcores;
-      }
-    };
-  }
-
   static ResourceRequest request(int priority, String name, int count, long mb, boolean relax) {
-    Priority p = new Priority() {
-      @Override
-      public int getPriority() {
-        return priority;
-      }
-    };
-    Resource r = resource(mb, 1);
-    return new ResourceRequest() {
-      @Override
-      public Priority getPriority() {
-        return p;
-      }
-
-      @Override
-      public String getResourceName() {
-        return name;
-      }
-
-      @Override
-      public Resource getCapability() {
-        return r;
-      }
-
-      @Override
-      public int getNumContainers() {
-        return count;
-      }
-
-      @Override
-      public boolean getRelaxLocality() {
-        return relax;
-      }
-    };
+    return ResourceRequest.newInstance(Priority.newInstance(priority), name,
+        Resource.newInstance(mb, 1), count, relax);
   }
 
   /** The MR AM's asks for 2 maps on h1/h2 (rack /r1) and 1 reducer (facts file section 3). */
@@ -216,62 +170,23 @@ public final class AdapterTest {
   }
 
   /** Delegates to a real core; panics inside the core on chosen heartbeats. */
-  static final class Panicky implements Core {
-    final SpindleCore inner;
+  static final class Panicky extends ForwardingCore {
+    final SpindleCore real;
     int panicOnHeartbeat;
     int heartbeats;
 
     Panicky(SpindleCore inner, int panicOnHeartbeat) {
-      this.inner = inner;
+      super(inner);
+      this.real = inner;
       this.panicOnHeartbeat = panicOnHeartbeat;
-    }
-
-    @Override
-    public int addNode(String h, String r, long m, int v, double s) {
-      return inner.addNode(h, r, m, v, s);
-    }
-
-    @Override
-    public void removeNode(int n) {
-      inner.removeNode(n);
-    }
-
-    @Override
-    public int addApp(String a, double w, long t) {
-      return inner.addApp(a, w, t);
-    }
-
-    @Override
-    public void finishApp(int a) {
-      inner.finishApp(a);
-    }
-
-    @Override
-    public void updateAsk(int a, int p, String r, int c, long m, int v, boolean x) {
-      inner.updateAsk(a, p, r, c, m, v, x);
-    }
-
-    @Override
-    public void containerFinished(int n) {
-      inner.containerFinished(n);
     }
 
     @Override
     public int heartbeat(int n, long m, int v, long t, int[] out) {
       if (++heartbeats == panicOnHeartbeat) {
-        inner.panicForTest(); // a real panic in the Rust core, caught at the JNI boundary
+        real.panicForTest(); // a real panic in the Rust core, caught at the JNI boundary
       }
       return inner.heartbeat(n, m, v, t, out);
-    }
-
-    @Override
-    public int drain(int[] out) {
-      return inner.drain(out);
-    }
-
-    @Override
-    public void close() {
-      inner.close();
     }
   }
 

@@ -1,0 +1,59 @@
+package org.spindle.yarn.webapp;
+
+import com.google.inject.Inject;
+import com.google.inject.Singleton;
+import javax.ws.rs.GET;
+import javax.ws.rs.Path;
+import javax.ws.rs.Produces;
+import javax.ws.rs.core.MediaType;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
+import org.apache.hadoop.yarn.server.resourcemanager.webapp.RMWebServices;
+import org.apache.hadoop.yarn.server.resourcemanager.webapp.dao.SchedulerTypeInfo;
+import org.spindle.yarn.SpindleScheduler;
+
+/**
+ * The RM's REST API with /ws/v1/cluster/scheduler answered for
+ * SpindleScheduler (stock RMWebServices answers 404 "Unknown scheduler
+ * configured" for any scheduler that is not Capacity, Fair or Fifo).
+ * Hadoop 3.4.x (Jersey 1, Guice):
+ * {@code yarn.webapp.custom.webservice.class = org.spindle.yarn.webapp.SpindleRMWebServices}.
+ * Hadoop 3.5+ (Jersey 2): {@link SpindleRMWebServicesJersey2}. Hadoop 3.3.x
+ * has no such key: there the scheduler's state is on /jmx (the
+ * SpindleScheduler bean).
+ */
+@Singleton
+@Path("/ws/v1/cluster")
+public class SpindleRMWebServices extends RMWebServices {
+  private final ResourceManager rm;
+
+  @Inject
+  public SpindleRMWebServices(ResourceManager rm, Configuration conf) {
+    super(rm, conf);
+    this.rm = rm;
+  }
+
+  @GET
+  @Path("/scheduler")
+  @Produces({MediaType.APPLICATION_JSON + "; charset=utf-8",
+      MediaType.APPLICATION_XML + "; charset=utf-8"})
+  @Override
+  public SchedulerTypeInfo getSchedulerInfo() {
+    return schedulerInfo(rm, this);
+  }
+
+  /** Spindle's info when it is the scheduler, else the stock answer. */
+  static SchedulerTypeInfo schedulerInfo(ResourceManager rm, RMWebServices stock) {
+    if (rm.getResourceScheduler() instanceof SpindleScheduler) {
+      return new SchedulerTypeInfo(new SpindleSchedulerInfo(
+          (SpindleScheduler) rm.getResourceScheduler(), rm.getRMContext()));
+    }
+    return stock instanceof SpindleRMWebServices
+        ? ((SpindleRMWebServices) stock).stockSchedulerInfo()
+        : ((SpindleRMWebServicesJersey2) stock).stockSchedulerInfo();
+  }
+
+  SchedulerTypeInfo stockSchedulerInfo() {
+    return super.getSchedulerInfo();
+  }
+}

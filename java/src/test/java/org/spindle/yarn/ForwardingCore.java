@@ -1,0 +1,74 @@
+package org.spindle.yarn;
+
+import org.spindle.core.Core;
+
+/** A core that forwards every call: tests override the calls they watch or break. */
+class ForwardingCore implements Core {
+  final Core inner;
+
+  ForwardingCore(Core inner) {
+    this.inner = inner;
+  }
+
+  @Override
+  public int addNode(String host, String rack, long memoryMb, int vcores, double speed) {
+    return inner.addNode(host, rack, memoryMb, vcores, speed);
+  }
+
+  @Override
+  public void removeNode(int node) {
+    inner.removeNode(node);
+  }
+
+  @Override
+  public void updateNode(int node, long memoryMb, int vcores) {
+    inner.updateNode(node, memoryMb, vcores);
+  }
+
+  @Override
+  public int addApp(String appId, double weight, long submitMs) {
+    return inner.addApp(appId, weight, submitMs);
+  }
+
+  @Override
+  public void finishApp(int app) {
+    inner.finishApp(app);
+  }
+
+  @Override
+  public void updateAsk(int app, int priority, String resource, int count, long memoryMb,
+      int vcores, boolean relaxLocality) {
+    inner.updateAsk(app, priority, resource, count, memoryMb, vcores, relaxLocality);
+  }
+
+  @Override
+  public void containerFinished(int node) {
+    inner.containerFinished(node);
+  }
+
+  @Override
+  public int heartbeat(int node, long freeMemoryMb, int freeVcores, long nowMs, int[] out) {
+    return inner.heartbeat(node, freeMemoryMb, freeVcores, nowMs, out);
+  }
+
+  @Override
+  public int drain(int[] out) {
+    return inner.drain(out);
+  }
+
+  @Override
+  public void readSplits(int app, String appName, int priority, String namenodes, String path,
+      String user) {
+    inner.readSplits(app, appName, priority, namenodes, path, user);
+  }
+
+  @Override
+  public String pollReport(long timeoutMs) {
+    return inner.pollReport(timeoutMs);
+  }
+
+  @Override
+  public void close() {
+    inner.close();
+  }
+}

@@ -1,0 +1,275 @@
+package org.spindle.yarn;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.spindle.yarn.MockCluster.asks;
+
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.function.Function;
+import javax.management.ObjectName;
+import org.apache.hadoop.yarn.api.protocolrecords.AllocateRequest;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.ResourceBlacklistRequest;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
+import org.junit.After;
+import org.junit.Test;
+import org.spindle.core.Core;
+import org.spindle.yarn.MockCluster.Grant;
+import org.spindle.yarn.MockCluster.Sched;
+
+/**
+ * What only SpindleScheduler has: the core behind it (asks kept in step,
+ * failures that fall back to FIFO), watched through a core that records or
+ * breaks calls.
+ */
+public class TestSpindleScheduler {
+  private final Function<SpindleSettings, Core> real = SpindleScheduler.coreFactory;
+
+  @After
+  public void restoreCore() {
+    SpindleScheduler.coreFactory = real;
+  }
+
+  /** Records the asks the core is sent. */
+  static final class AskLog extends ForwardingCore {
+    final List<String> asks = Collections.synchronizedList(new ArrayList<>());
+
+    AskLog(Core inner) {
+      super(inner);
+    }
+
+    @Override
+    public void updateAsk(int app, int priority, String resource, int count, long memoryMb,
+        int vcores, boolean relaxLocality) {
+      asks.add(priority + " " + resource + " " + count);
+      super.updateAsk(app, priority, resource, count, memoryMb, vcores, relaxLocality);
+    }
+  }
+
+  /**
+   * Defect 1, blacklist path: a blacklisted host asks for nothing in the
+   * core, and comes back when the AM lifts the blacklist.
+   */
+  @Test
+  public void blacklistChangesReachTheCore() throws Exception {
+    AskLog[] log = new AskLog[1];
+    SpindleScheduler.coreFactory = s -> log[0] = new AskLog(SpindleScheduler.openCore(s));
+    try (MockCluster c = new MockCluster(Sched.SPINDLE)) {
+      MockAM am = c.launchApp("blacklist", "h4");
+      am.allocate(asks(20, 2, "h1", "h3"), null);
+      log[0].asks.clear();
+      am.allocate(AllocateRequest.newInstance(0, 0f, Collections.emptyList(),
+          Collections.<ContainerId>emptyList(), ResourceBlacklistRequest.newInstance(
+              Arrays.asList("h1"), Collections.<String>emptyList())));
+      assertTrue("h1 blacklisted: the core asks for nothing there: " + log[0].asks,
+          log[0].asks.contains("20 h1 0"));
+      assertTrue("h3 unchanged: " + log[0].asks, log[0].asks.contains("20 h3 2"));
+      List<Grant> g = c.drive(am, 2, 10, "h1", "h3");
+      assertEquals("served on h3 only: " + g, 2, g.size());
+      for (Grant x : g) {
+        assertEquals(g.toString(), "h3", x.host);
+      }
+      am.allocate(asks(20, 1, "h1"), null);
+      log[0].asks.clear();
+      am.allocate(AllocateRequest.newInstance(0, 0f, Collections.emptyList(),
+          Collections.<ContainerId>emptyList(), ResourceBlacklistRequest.newInstance(
+              Collections.<String>emptyList(), Arrays.asList("h1"))));
+      assertTrue("h1 off the blacklist: its ask is back: " + log[0].asks,
+          log[0].asks.contains("20 h1 1"));
+    }
+  }
+
+  /** A NameNode's WebHDFS OPEN: a redirect to a "DataNode" that serves the file. */
+  static final class FakeWebHdfs implements AutoCloseable {
+    final com.sun.net.httpserver.HttpServer http;
+    final List<String> requests = Collections.synchronizedList(new ArrayList<>());
+
+    FakeWebHdfs(String path, byte[] file) throws java.io.IOException {
+      http = com.sun.net.httpserver.HttpServer.create(
+          new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+      http.createContext("/", ex -> {
+        String target = ex.getRequestURI().toString();
+        requests.add(target);
+        byte[] body;
+        int code;
+        if (!ex.getRequestURI().getPath().equals("/webhdfs/v1" + path)) {
+          code = 404;
+          body = ("{\"RemoteException\":{\"exception\":\"FileNotFoundException\","
+              + "\"message\":\"File does not exist: " + ex.getRequestURI().getPath() + "\"}}")
+              .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        } else if (!target.contains("datanode=1")) {
+          code = 307;
+          body = new byte[0];
+          ex.getResponseHeaders().add("Location", "http://127.0.0.1:" + port() + target
+              + "&datanode=1");
+        } else {
+          code = 200;
+          body = file;
+        }
+        ex.sendResponseHeaders(code, body.length == 0 ? -1 : body.length);
+        try (java.io.OutputStream o = ex.getResponseBody()) {
+          o.write(body);
+        }
+      });
+      http.start();
+    }
+
+    int port() {
+      return http.getAddress().getPort();
+    }
+
+    @Override
+    public void close() {
+      http.stop(0);
+    }
+  }
+
+  /** A job.splitmetainfo (JobSplitWriter's layout) for splits on these hosts; small numbers only. */
+  static byte[] splitFile(String[][] hosts) {
+    java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+    b.write("META-SPL".getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, 8);
+    b.write(1); // version
+    b.write(hosts.length);
+    int offset = 7;
+    for (String[] split : hosts) {
+      b.write(split.length);
+      for (String h : split) {
+        byte[] t = h.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        b.write(t.length);
+        b.write(t, 0, t.length);
+      }
+      b.write(offset); // start offset in job.split
+      b.write(100); // input length
+      offset += 10;
+    }
+    return b.toByteArray();
+  }
+
+  /** Submits an app as the MapReduce client does, its split file among the AM's resources. */
+  static org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp submitWithSplits(MockCluster c,
+      String splitPath) throws Exception {
+    org.apache.hadoop.yarn.api.records.ApplicationId id = c.rm.getClientRMService()
+        .getNewApplication(org.apache.hadoop.yarn.api.protocolrecords.GetNewApplicationRequest
+            .newInstance()).getApplicationId();
+    java.util.Map<String, org.apache.hadoop.yarn.api.records.LocalResource> res =
+        new java.util.HashMap<>();
+    res.put("jobSubmitDir/job.splitmetainfo", org.apache.hadoop.yarn.api.records.LocalResource
+        .newInstance(org.apache.hadoop.yarn.api.records.URL.newInstance("hdfs", "nn", 8020,
+            splitPath), org.apache.hadoop.yarn.api.records.LocalResourceType.FILE,
+            org.apache.hadoop.yarn.api.records.LocalResourceVisibility.APPLICATION, 100, 1));
+    org.apache.hadoop.yarn.api.records.ContainerLaunchContext clc =
+        org.apache.hadoop.yarn.api.records.ContainerLaunchContext.newInstance(res,
+            Collections.<String, String>emptyMap(), Collections.<String>emptyList(), null, null,
+            null);
+    org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext ctx =
+        org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext.newInstance(id, "wordcount",
+            "default", org.apache.hadoop.yarn.api.records.Priority.newInstance(0), clc, false, false,
+            2, org.apache.hadoop.yarn.api.records.Resource.newInstance(MockCluster.GB, 1),
+            "MAPREDUCE");
+    c.rm.getClientRMService().submitApplication(
+        org.apache.hadoop.yarn.api.protocolrecords.SubmitApplicationRequest.newInstance(ctx));
+    return c.rm.getRMContext().getRMApps().get(id);
+  }
+
+  private static long bean(String attribute) throws Exception {
+    return (Long) ManagementFactory.getPlatformMBeanServer().getAttribute(
+        new ObjectName("Hadoop:service=ResourceManager,name=SpindleScheduler"), attribute);
+  }
+
+  /**
+   * The plugin reads a MapReduce app's job.splitmetainfo over WebHDFS in the
+   * background (through the NameNode's redirect to a DataNode) and gives
+   * the core its exact input; a file it cannot read leaves the app planned
+   * from its asks, with one log line.
+   */
+  @Test
+  public void splitFilesAreReadInTheBackground() throws Exception {
+    String path = "/tmp/hadoop-yarn/staging/alice/.staging/job_1_0001/job.splitmetainfo";
+    try (FakeWebHdfs nn = new FakeWebHdfs(path, splitFile(new String[][] {
+        {"h1", "h2"}, {"h3", "h1"}, {"h9"}}))) {
+      YarnConfiguration conf = MockCluster.conf(Sched.SPINDLE);
+      conf.set(SpindleSettings.WEBHDFS_ADDRESS, "http://127.0.0.1:" + nn.port());
+      try (MockCluster c = new MockCluster(Sched.SPINDLE, conf, null)) {
+        MockAM am = org.apache.hadoop.yarn.server.resourcemanager.MockRM.launchAndRegisterAM(
+            submitWithSplits(c, path), c.rm, c.nm("h4"));
+        for (int i = 0; i < 100 && bean("ExactInputApps") < 1; i++) {
+          Thread.sleep(50);
+        }
+        assertEquals("one app with exact input", 1, bean("ExactInputApps"));
+        assertEquals(0, bean("SplitReadFailures"));
+        assertTrue("OPEN as the app's user, then the DataNode: " + nn.requests,
+            nn.requests.size() == 2 && nn.requests.get(0).contains("op=OPEN")
+                && nn.requests.get(0).contains("user.name=")
+                && nn.requests.get(1).contains("datanode=1"));
+        // The maps' asks are served as before.
+        am.allocate(asks(20, 2, "h1"), null);
+        List<Grant> g = c.drive(am, 2, 10, "h1", "h2", "h3", "h4");
+        assertEquals(g.toString(), 2, g.size());
+      }
+      // A split file that is not there: one WARN line, the app runs from its asks.
+      try (MockCluster c = new MockCluster(Sched.SPINDLE, conf, null)) {
+        MockAM am = org.apache.hadoop.yarn.server.resourcemanager.MockRM.launchAndRegisterAM(
+            submitWithSplits(c, "/no/such/job.splitmetainfo"), c.rm, c.nm("h4"));
+        for (int i = 0; i < 100 && bean("SplitReadFailures") < 1; i++) {
+          Thread.sleep(50);
+        }
+        assertEquals(1, bean("SplitReadFailures"));
+        assertEquals(0, bean("ExactInputApps"));
+        am.allocate(asks(20, 2, "h1"), null);
+        assertEquals(2, c.drive(am, 2, 10, "h1", "h2", "h3", "h4").size());
+      }
+    }
+  }
+
+  /** A core that cannot load: every heartbeat is FIFO's, counted in JMX, and nothing hangs. */
+  @Test
+  public void aMissingCoreLeavesAFifoCluster() throws Exception {
+    YarnConfiguration conf = MockCluster.conf(Sched.SPINDLE);
+    SpindleScheduler.coreFactory = s -> new SpindleScheduler.BrokenCore("test: no library");
+    try (MockCluster c = new MockCluster(Sched.SPINDLE, conf, null)) {
+      MockAM am = c.launchApp("fifo", "h4");
+      am.allocate(asks(20, 3, "h2"), null);
+      List<Grant> g = c.drive(am, 3, 10, "h1", "h2", "h3", "h4");
+      assertEquals("FIFO serves every ask: " + g, 3, g.size());
+      ObjectName bean = new ObjectName("Hadoop:service=ResourceManager,name=SpindleScheduler");
+      long fallbacks = (Long) ManagementFactory.getPlatformMBeanServer()
+          .getAttribute(bean, "FallbackHeartbeats");
+      long errors = (Long) ManagementFactory.getPlatformMBeanServer()
+          .getAttribute(bean, "CoreErrors");
+      assertTrue("fallback heartbeats counted: " + fallbacks, fallbacks > 0);
+      assertTrue("core errors counted: " + errors, errors > 0);
+      c.assertMetricsSane("FIFO fallback");
+    }
+  }
+
+  /** A core that throws on one heartbeat: that heartbeat is FIFO's, the next the core's. */
+  @Test
+  public void aFailingHeartbeatFallsBackOnce() throws Exception {
+    int[] calls = {0};
+    SpindleScheduler.coreFactory = s -> new ForwardingCore(SpindleScheduler.openCore(s)) {
+      @Override
+      public int heartbeat(int node, long free, int vcores, long now, int[] out) {
+        if (++calls[0] == 3) {
+          throw new IllegalStateException("test: the core fails once");
+        }
+        return super.heartbeat(node, free, vcores, now, out);
+      }
+    };
+    try (MockCluster c = new MockCluster(Sched.SPINDLE)) {
+      SpindleScheduler sch = (SpindleScheduler) c.scheduler();
+      MockAM am = c.launchApp("once", "h4");
+      long before = sch.getFallbackHeartbeats();
+      am.allocate(asks(20, 4, "h2"), null);
+      List<Grant> g = c.drive(am, 4, 10, "h2", "h1", "h3", "h4");
+      assertEquals("all served: " + g, 4, g.size());
+      assertEquals("one fallback heartbeat", 1, sch.getFallbackHeartbeats() - before);
+      assertEquals("one core error", 1, sch.getCoreErrors());
+      c.assertMetricsSane("after one failed heartbeat");
+    }
+  }
+}

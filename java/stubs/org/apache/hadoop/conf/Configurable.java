@@ -1,7 +1,0 @@
-package org.apache.hadoop.conf;
-
-
-public interface Configurable {
-  void setConf(Configuration conf);
-  Configuration getConf();
-}

@@ -1,6 +1,0 @@
-package org.apache.hadoop.security;
-
-
-public class UserGroupInformation {
-  private UserGroupInformation() {}
-}

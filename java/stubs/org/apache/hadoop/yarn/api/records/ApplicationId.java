@@ -1,7 +1,0 @@
-package org.apache.hadoop.yarn.api.records;
-
-
-public abstract class ApplicationId implements Comparable<ApplicationId> {
-  @Override
-  public int compareTo(ApplicationId other) { throw new UnsupportedOperationException("compile-only stub"); }
-}

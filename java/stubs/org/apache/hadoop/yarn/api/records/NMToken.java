@@ -1,5 +1,0 @@
-package org.apache.hadoop.yarn.api.records;
-
-
-public abstract class NMToken {
-}

@@ -1,8 +1,0 @@
-package org.apache.hadoop.yarn.api.records;
-
-
-public enum QueueState {
-  STOPPED,
-  RUNNING,
-  DRAINING
-}

@@ -1,6 +1,0 @@
-package org.apache.hadoop.yarn.event;
-
-
-public interface Dispatcher {
-  EventHandler<Event> getEventHandler();
-}

@@ -1,7 +1,0 @@
-package org.apache.hadoop.yarn.event;
-
-
-@SuppressWarnings("rawtypes")
-public interface EventHandler<T extends Event> {
-  void handle(T event);
-}

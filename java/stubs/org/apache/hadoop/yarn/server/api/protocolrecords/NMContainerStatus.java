@@ -1,5 +1,0 @@
-package org.apache.hadoop.yarn.server.api.protocolrecords;
-
-
-public abstract class NMContainerStatus {
-}

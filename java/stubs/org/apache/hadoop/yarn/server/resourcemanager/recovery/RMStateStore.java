@@ -1,7 +1,0 @@
-package org.apache.hadoop.yarn.server.resourcemanager.recovery;
-
-
-public abstract class RMStateStore {
-  public static class RMState {
-  }
-}

@@ -1,5 +1,0 @@
-package org.apache.hadoop.yarn.server.resourcemanager.scheduler.common;
-
-
-public class ContainerRequest {
-}

@@ -1,5 +1,0 @@
-package org.apache.hadoop.yarn.util.resource;
-
-
-public abstract class ResourceCalculator {
-}
