@@ -1,0 +1,327 @@
+//! Events from the host: nodes, applications, asks, input blocks and
+//! finished containers.
+
+use super::*;
+
+impl Session {
+    /// A node manager registers. A host that was removed comes back with its old id.
+    pub fn add_node(
+        &mut self,
+        host: &str,
+        rack: &str,
+        capacity: Resources,
+        speed: f64,
+    ) -> Result<NodeId, SessionError> {
+        let bad = |problem: String| SessionError::BadNode {
+            host: host.to_string(),
+            problem,
+        };
+        if host.is_empty() {
+            return Err(bad("host name is empty".into()));
+        }
+        if capacity.memory_mb < 0 || capacity.vcores < 0 {
+            return Err(bad(format!(
+                "capacity must not be negative, got {} MB and {} vcores",
+                capacity.memory_mb, capacity.vcores
+            )));
+        }
+        if !(speed.is_finite() && speed > 0.0) {
+            return Err(bad(format!(
+                "speed must be a positive finite number, got {speed}"
+            )));
+        }
+        let name = self.intern(host);
+        let rack = self.intern(rack);
+        let existing = self.node_by_name[name as usize];
+        let id = if existing != NONE {
+            let n = &mut self.nodes[existing as usize];
+            if n.alive {
+                return Err(SessionError::DuplicateNode {
+                    node: existing,
+                    host: host.to_string(),
+                });
+            }
+            n.alive = true;
+            n.rack = rack;
+            n.capacity = capacity;
+            n.speed = speed;
+            n.running = 0;
+            existing
+        } else {
+            let id = self.nodes.len() as NodeId;
+            self.nodes.push(NodeState {
+                host: host.to_string(),
+                name,
+                rack,
+                capacity,
+                speed,
+                alive: true,
+                running: 0,
+                queue: VecDeque::new(),
+            });
+            self.node_by_name[name as usize] = id;
+            id
+        };
+        self.alive_nodes += 1;
+        self.dirty = true;
+        Ok(id)
+    }
+
+    /// A node manager leaves (lost, decommissioned). Its queue is re-planned.
+    pub fn remove_node(&mut self, node: NodeId) -> Result<(), SessionError> {
+        self.node(node)?;
+        let n = &mut self.nodes[node as usize];
+        n.alive = false;
+        self.alive_nodes -= 1;
+        self.queued_total -= n.queue.len();
+        n.queue.clear();
+        n.running = 0;
+        self.dirty = true;
+        Ok(())
+    }
+
+    /// A node's total resource changed (an admin's update, or its node
+    /// manager re-registered with another size): planning uses the new one.
+    pub fn update_node(&mut self, node: NodeId, capacity: Resources) -> Result<(), SessionError> {
+        self.node(node)?;
+        if capacity.memory_mb < 0 || capacity.vcores < 0 {
+            return Err(SessionError::BadNode {
+                host: self.nodes[node as usize].host.clone(),
+                problem: format!(
+                    "capacity must not be negative, got {} MB and {} vcores",
+                    capacity.memory_mb, capacity.vcores
+                ),
+            });
+        }
+        let n = &mut self.nodes[node as usize];
+        if n.capacity != capacity {
+            n.capacity = capacity;
+            self.dirty = true;
+        }
+        Ok(())
+    }
+
+    /// Node id of a registered host.
+    pub fn node_id(&self, host: &str) -> Option<NodeId> {
+        let &name = self.names.get(host)?;
+        let id = self.node_by_name[name as usize];
+        (id != NONE).then_some(id)
+    }
+
+    /// An application is submitted. The weight is checked here; no policy of
+    /// this issue uses it yet (weighted completion time is S-PC's).
+    pub fn add_app(
+        &mut self,
+        app: &str,
+        weight: f64,
+        submit_time: i64,
+    ) -> Result<AppId, SessionError> {
+        if let Some(&id) = self.app_by_name.get(app) {
+            return Err(SessionError::DuplicateApp {
+                app: app.to_string(),
+                id,
+            });
+        }
+        if !(weight.is_finite() && weight > 0.0) {
+            return Err(SessionError::BadWeight {
+                app: app.to_string(),
+                weight,
+            });
+        }
+        let id = self.apps.len() as AppId;
+        self.apps.push(AppState {
+            name: app.to_string(),
+            submit: submit_time,
+            alive: true,
+            groups: Vec::new(),
+        });
+        self.app_by_name.insert(app.to_string(), id);
+        // Room for every app in the busy list, so heartbeats never grow it.
+        self.busy
+            .reserve(self.apps.len().saturating_sub(self.busy.len()));
+        self.rebuild_app_order();
+        self.dirty = true;
+        Ok(id)
+    }
+
+    fn rebuild_app_order(&mut self) {
+        self.busy_stale = true;
+        self.app_order.clear();
+        self.app_order
+            .extend((0..self.apps.len() as AppId).filter(|&a| self.apps[a as usize].alive));
+        let apps = &self.apps;
+        self.app_order
+            .sort_by_key(|&a| (apps[a as usize].submit, a));
+    }
+
+    /// An application finished or was killed: its asks and queued work go.
+    pub fn finish_app(&mut self, app: AppId) -> Result<(), SessionError> {
+        let a = self.app_mut(app)?;
+        a.alive = false;
+        let groups = std::mem::take(&mut a.groups);
+        for g in groups.iter().filter(|g| g.any > 0) {
+            adjust_askers(&mut self.askers, g, -1);
+        }
+        self.rebuild_app_order();
+        self.dirty = true;
+        Ok(())
+    }
+
+    /// Index of the app's ask group at `priority`, created if new.
+    fn group_index(
+        &mut self,
+        app: AppId,
+        priority: i32,
+        capability: Resources,
+    ) -> Result<usize, SessionError> {
+        let a = self.app_mut(app)?;
+        let i = match a.groups.binary_search_by_key(&priority, |g| g.priority) {
+            Ok(i) => i,
+            Err(i) => {
+                a.groups.insert(
+                    i,
+                    Group {
+                        priority,
+                        capability,
+                        relax: true,
+                        any: 0,
+                        missed: 0,
+                        counts: HashMap::new(),
+                        pool: Vec::new(),
+                        exact: false,
+                        first_free: 0,
+                    },
+                );
+                i
+            }
+        };
+        Ok(i)
+    }
+
+    /// One `ResourceRequest` of an application: `count` containers of
+    /// `capability` at `priority` on `resource` (a host, a rack or [`ANY`]).
+    /// As in YARN, the count is absolute and replaces the previous one.
+    pub fn update_ask(
+        &mut self,
+        app: AppId,
+        priority: i32,
+        resource: &str,
+        count: i32,
+        capability: Resources,
+        relax_locality: bool,
+    ) -> Result<(), SessionError> {
+        let bad = |s: &Session, problem: String| SessionError::BadAsk {
+            app: s
+                .apps
+                .get(app as usize)
+                .map_or_else(|| app.to_string(), |a| a.name.clone()),
+            priority,
+            resource: resource.to_string(),
+            problem,
+        };
+        if count < 0 {
+            return Err(bad(
+                self,
+                format!("container count must not be negative, got {count}"),
+            ));
+        }
+        if capability.memory_mb < 0 || capability.vcores < 0 {
+            return Err(bad(
+                self,
+                format!(
+                    "capability must not be negative, got {} MB and {} vcores",
+                    capability.memory_mb, capability.vcores
+                ),
+            ));
+        }
+        let name = (resource != ANY).then(|| self.intern(resource));
+        let gi = self.group_index(app, priority, capability)?;
+        let g = &mut self.apps[app as usize].groups[gi];
+        let crossed = name.is_none() && (g.any > 0) != (count > 0);
+        let changed = match name {
+            None => {
+                let changed =
+                    g.any != count || g.capability != capability || g.relax != relax_locality;
+                g.any = count;
+                g.capability = capability;
+                g.relax = relax_locality;
+                if crossed {
+                    adjust_askers(&mut self.askers, g, if count > 0 { 1 } else { -1 });
+                }
+                changed
+            }
+            Some(id) => {
+                let old = g.counts.get(&id).copied().unwrap_or(0);
+                let was_empty = g.counts.is_empty();
+                if count == 0 {
+                    g.counts.remove(&id);
+                } else {
+                    g.counts.insert(id, count);
+                }
+                // A group gaining its first or losing its last location
+                // changes the location-less count.
+                self.busy_stale |= was_empty != g.counts.is_empty();
+                if g.any > 0 {
+                    match (old > 0, count > 0) {
+                        (false, true) => self.askers[id as usize] += 1,
+                        (true, false) => self.askers[id as usize] -= 1,
+                        _ => {}
+                    }
+                }
+                old != count
+            }
+        };
+        self.dirty |= changed;
+        self.busy_stale |= crossed || (name.is_none() && changed);
+        Ok(())
+    }
+
+    /// Exact input of an application's tasks at `priority` (from WebHDFS, a
+    /// split file): one replica-host list per task. Hosts that are not node
+    /// managers (yet) are ignored for locality.
+    pub fn set_input_blocks<S: AsRef<str>>(
+        &mut self,
+        app: AppId,
+        priority: i32,
+        tasks: &[Vec<S>],
+    ) -> Result<(), SessionError> {
+        self.app_mut(app)?;
+        let pool: Vec<PoolTask> = tasks
+            .iter()
+            .map(|hosts| {
+                let mut replicas: Vec<NodeId> = hosts
+                    .iter()
+                    .filter_map(|h| self.node_id(h.as_ref()))
+                    .collect();
+                replicas.sort_unstable();
+                replicas.dedup();
+                PoolTask {
+                    replicas,
+                    started: false,
+                }
+            })
+            .collect();
+        let gi = self.group_index(app, priority, Resources::default())?;
+        let g = &mut self.apps[app as usize].groups[gi];
+        g.pool = pool;
+        g.exact = true;
+        self.dirty = true;
+        Ok(())
+    }
+
+    /// A container on `node` finished (its slot is free for planning again).
+    pub fn container_finished(&mut self, node: NodeId) -> Result<(), SessionError> {
+        self.node(node)?;
+        let n = &mut self.nodes[node as usize];
+        n.running = n.running.saturating_sub(1);
+        Ok(())
+    }
+}
+
+/// Adds `delta` to the asker count of every host and rack `g` asks for.
+pub(super) fn adjust_askers(askers: &mut [u32], g: &Group, delta: i32) {
+    for (&name, _) in g.counts.iter().filter(|(_, &c)| c > 0) {
+        let a = &mut askers[name as usize];
+        *a = a.wrapping_add_signed(delta);
+    }
+}

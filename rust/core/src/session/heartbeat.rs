@@ -1,0 +1,337 @@
+//! The heartbeat: pop the node's queue, else ask the policy's fallback
+//! (steal, spill, delay) what to do with the free slot.
+
+use super::events::adjust_askers;
+use super::*;
+
+/// What the queue offers at a heartbeat.
+enum QueueHead {
+    Take(Slot),
+    Empty,
+    /// The next planned container does not fit the node's free resources.
+    Blocked,
+}
+
+impl Session {
+    /// A heartbeat of `node` with `free` resources: writes this node's grants
+    /// into `out` (cleared first). Allocates nothing unless a re-plan is due.
+    pub fn node_heartbeat(
+        &mut self,
+        node: NodeId,
+        free: Resources,
+        _now_ms: i64,
+        out: &mut Vec<Grant>,
+    ) -> Result<(), SessionError> {
+        out.clear();
+        self.booked.clear();
+        self.node(node)?;
+        if self.dirty {
+            self.replan();
+        }
+        if self.busy_stale {
+            self.refresh_busy();
+        }
+        let mut free = free;
+        loop {
+            if !free.fits(&self.min_ask) {
+                break;
+            }
+            let pick = match self.queue_head(node, &free) {
+                QueueHead::Take(slot) => slot,
+                QueueHead::Blocked => break,
+                QueueHead::Empty => match self.fallback(node, &free) {
+                    Some(slot) => slot,
+                    None => break,
+                },
+            };
+            self.commit(node, pick, &mut free, out);
+        }
+        Ok(())
+    }
+
+    fn refresh_busy(&mut self) {
+        self.busy_stale = false;
+        self.busy.clear();
+        let apps = &self.apps;
+        self.busy.extend(
+            self.app_order
+                .iter()
+                .copied()
+                .filter(|&a| apps[a as usize].groups.iter().any(|g| g.any > 0)),
+        );
+        let mut min = Resources::new(i64::MAX, i32::MAX);
+        let mut location_less = 0;
+        for &a in &self.busy {
+            for g in self.apps[a as usize].groups.iter().filter(|g| g.any > 0) {
+                min.memory_mb = min.memory_mb.min(g.capability.memory_mb);
+                min.vcores = min.vcores.min(g.capability.vcores);
+                location_less += g.counts.is_empty() as u32;
+            }
+        }
+        self.min_ask = min;
+        self.location_less = location_less;
+    }
+
+    /// Whether a queued slot can still be granted on `node` as planned.
+    fn valid(&self, node: &NodeState, s: &Slot) -> bool {
+        let a = &self.apps[s.app as usize];
+        if !a.alive {
+            return false;
+        }
+        let Some(g) = a.groups.get(s.group as usize) else {
+            return false;
+        };
+        if g.any <= 0 || g.pool.get(s.task as usize).is_none_or(|t| t.started) {
+            return false;
+        }
+        match s.locality {
+            Locality::Node => g.asked(node.name),
+            Locality::Rack => g.asked(node.rack) && g.relax,
+            Locality::OffSwitch => g.relax,
+        }
+    }
+
+    fn capability(&self, s: &Slot) -> Resources {
+        self.apps[s.app as usize].groups[s.group as usize].capability
+    }
+
+    fn queue_head(&mut self, node: NodeId, free: &Resources) -> QueueHead {
+        loop {
+            let n = &self.nodes[node as usize];
+            let Some(&s) = n.queue.front() else {
+                return QueueHead::Empty;
+            };
+            let valid = self.valid(n, &s);
+            if valid && !free.fits(&self.capability(&s)) {
+                return QueueHead::Blocked;
+            }
+            self.nodes[node as usize].queue.pop_front();
+            self.queued_total -= 1;
+            if valid {
+                return QueueHead::Take(s);
+            }
+        }
+    }
+
+    /// The policy's decision once the node's queue is empty. ASM1 hybrids
+    /// (seed 000 Sect. 7.1) first steal a task local to this node from the
+    /// longest queue; then applications are served in FIFO order, each at its
+    /// most local level, as Hadoop's FifoScheduler visits them: node-local,
+    /// then (COMM variants) rack-local and off-switch. Asks with no location
+    /// at all (reducers) have no local choice and are served by every policy.
+    fn fallback(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
+        let Dynamic {
+            steal,
+            spill,
+            delay,
+            ..
+        } = self.dynamic;
+        if delay {
+            return self.delayed(node, free);
+        }
+        if steal {
+            if let Some(s) = self.steal(node, free) {
+                return Some(s);
+            }
+        }
+        if !spill && self.askers[self.nodes[node as usize].name as usize] == 0 {
+            // Nobody asks for this host: only location-less asks can run here.
+            if self.location_less == 0 {
+                return None;
+            }
+            return self.serve_fifo(node, free, |g, _| {
+                g.counts.is_empty().then_some(Locality::OffSwitch)
+            });
+        }
+        self.serve_fifo(node, free, |g, n| {
+            if g.asked(n.name) {
+                Some(Locality::Node)
+            } else if spill && g.relax && g.asked(n.rack) {
+                Some(Locality::Rack)
+            } else if (spill && g.relax) || g.counts.is_empty() {
+                Some(Locality::OffSwitch)
+            } else {
+                None
+            }
+        })
+    }
+
+    /// CapacityScheduler delay scheduling (see `policy::delay`): each app in
+    /// FIFO order, each priority, counts a missed opportunity and takes the
+    /// most local level the delay allows.
+    fn delayed(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
+        let rule = self.cfg.delay;
+        let num_nodes = self.alive_nodes;
+        self.serve_fifo(node, free, |g, n| {
+            g.missed += 1;
+            let offer = Offer {
+                missed: g.missed,
+                num_nodes,
+                outstanding_any: g.any as u32,
+                unique_location_asks: g.counts.len() as u32 + 1,
+            };
+            let level = if g.asked(n.name) {
+                Locality::Node
+            } else if g.relax && g.asked(n.rack) && rule.allows(Locality::Rack, &offer) {
+                Locality::Rack
+            } else if g.relax && rule.allows(Locality::OffSwitch, &offer) {
+                Locality::OffSwitch
+            } else {
+                return None;
+            };
+            if level != Locality::OffSwitch {
+                g.missed = 0;
+            }
+            Some(level)
+        })
+    }
+
+    /// Visits applications in FIFO order and their priorities in order, as
+    /// Hadoop's FifoScheduler does, and serves the first ask that fits and
+    /// for which `level_for` names a locality.
+    fn serve_fifo(
+        &mut self,
+        node: NodeId,
+        free: &Resources,
+        mut level_for: impl FnMut(&mut Group, &NodeState) -> Option<Locality>,
+    ) -> Option<Slot> {
+        let n = &self.nodes[node as usize];
+        for &app in &self.busy {
+            for (gi, g) in self.apps[app as usize].groups.iter_mut().enumerate() {
+                if g.any <= 0 || !free.fits(&g.capability) {
+                    continue;
+                }
+                if let Some(locality) = level_for(g, n) {
+                    return Some(Slot {
+                        app,
+                        group: gi as u32,
+                        task: NONE,
+                        locality,
+                    });
+                }
+            }
+        }
+        None
+    }
+
+    /// Stealing (seed 000 Sect. 7.1): take a task local to `node` from the
+    /// node with the longest queue. Only from a queue of at least two, so the
+    /// victim keeps work for itself and two nodes never trade a single task
+    /// back and forth.
+    fn steal(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
+        if self.queued_total == 0 {
+            return None;
+        }
+        let mut victim = NONE;
+        let mut longest = 1;
+        for &i in &self.steal_candidates {
+            let n = &self.nodes[i as usize];
+            if n.alive && i != node && n.queue.len() > longest {
+                longest = n.queue.len();
+                victim = i;
+            }
+        }
+        if victim == NONE {
+            return None;
+        }
+        let me = &self.nodes[node as usize];
+        let queue = &self.nodes[victim as usize].queue;
+        // Widely replicated tasks sit at the back of a queue: look there first.
+        let pos = (0..queue.len()).rev().find(|&i| {
+            let s = Slot {
+                locality: Locality::Node,
+                ..queue[i]
+            };
+            let local = self.apps[s.app as usize]
+                .groups
+                .get(s.group as usize)
+                .and_then(|g| g.pool.get(s.task as usize))
+                .is_some_and(|t| t.replicas.contains(&node));
+            local && self.valid(me, &s) && free.fits(&self.capability(&s))
+        })?;
+        let s = self.nodes[victim as usize].queue.remove(pos)?;
+        self.queued_total -= 1;
+        Some(Slot {
+            locality: Locality::Node,
+            ..s
+        })
+    }
+
+    /// Books a decision and appends it to `out`, merging with the previous
+    /// grant when it matches. The planned task is marked started: a guess,
+    /// since the AM picks its own task (see `revive_exact`).
+    fn commit(&mut self, node: NodeId, s: Slot, free: &mut Resources, out: &mut Vec<Grant>) {
+        let n = &mut self.nodes[node as usize];
+        n.running += 1;
+        let (host, rack) = (n.name, n.rack);
+        let g = &mut self.apps[s.app as usize].groups[s.group as usize];
+        let askers = &mut self.askers;
+        let mut became_empty = false;
+        let emptied = &mut became_empty;
+        let mut dec = |counts: &mut HashMap<u32, i32>, name: u32| {
+            if let Some(c) = counts.get_mut(&name) {
+                *c -= 1;
+                if *c <= 0 {
+                    counts.remove(&name);
+                    askers[name as usize] -= 1;
+                    *emptied |= counts.is_empty();
+                }
+            }
+        };
+        // Which task the AM will run is its choice; book the planned one, or
+        // any pending task that fits the locality given.
+        let task = if s.task != NONE {
+            Some(s.task as usize)
+        } else if self.dynamic.planned {
+            // Skip the started prefix; pools are dispatch-irrelevant otherwise.
+            while g.pool.get(g.first_free).is_some_and(|t| t.started) {
+                g.first_free += 1;
+            }
+            g.pool[g.first_free..]
+                .iter()
+                .position(|t| {
+                    !t.started && (s.locality != Locality::Node || t.replicas.contains(&node))
+                })
+                .map(|i| i + g.first_free)
+        } else {
+            None
+        };
+        if let Some(t) = task {
+            g.pool[t].started = true;
+            self.booked.push((s.app, g.priority, t as u32));
+        }
+        // As YARN's AppSchedulingInfo.allocate: the AM's next update corrects
+        // the hosts of the task it really chose.
+        match s.locality {
+            Locality::Node => {
+                dec(&mut g.counts, host);
+                dec(&mut g.counts, rack);
+            }
+            Locality::Rack => dec(&mut g.counts, rack),
+            Locality::OffSwitch => {}
+        }
+        self.busy_stale |= became_empty;
+        g.any -= 1;
+        if g.any == 0 {
+            self.busy_stale = true;
+            // Host and rack asks stay (the AM's update settles them) but no
+            // longer make this group serve anything.
+            adjust_askers(&mut self.askers, g, -1);
+        }
+        free.memory_mb -= g.capability.memory_mb;
+        free.vcores -= g.capability.vcores;
+        let priority = g.priority;
+        if let Some(last) = out.last_mut() {
+            if last.app == s.app && last.priority == priority && last.locality == s.locality {
+                last.count += 1;
+                return;
+            }
+        }
+        out.push(Grant {
+            app: s.app,
+            priority,
+            count: 1,
+            locality: s.locality,
+        });
+    }
+}

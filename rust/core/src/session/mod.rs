@@ -1,0 +1,403 @@
+//! The scheduler's state and decisions, driven by events. The Java plugin (via
+//! JNI) and the simulator both call this API the way a YARN ResourceManager
+//! would: nodes, applications and asks come in as events; a plan is computed
+//! when they change; each node heartbeat pops that node's ordered queue and
+//! returns grants of (application, priority, count, locality).
+//!
+//! What the RM controls is only which application gets a container on which
+//! node at which locality level; the stock MapReduce AM then picks the task
+//! itself (first pending one local to the host, then rack, then any). So the
+//! Session plans over tasks it either knows exactly (`set_input_blocks`) or
+//! synthesises from the asks' per-host counts, and re-plans when the asks
+//! change, which is how it learns what actually ran.
+//!
+//! Hot path: a heartbeat in the steady state (no event since the last plan)
+//! allocates nothing: it writes grants into a caller-owned buffer and reads
+//! asks through interned integer ids.
+
+use std::collections::{HashMap, VecDeque};
+
+use thiserror::Error;
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{Bipartite, CostModel, Csr, Locality, NodeId, Problem, NONE};
+use crate::policy::delay::{LocalityDelay, Offer};
+use crate::policy::{Dynamic, PolicyKind};
+
+/// Dense application index, given by [`Session::add_app`].
+pub type AppId = u32;
+
+/// How many of the longest queues a stealing node looks at (bounds the
+/// heartbeat's cost on large clusters; queues only shrink between plans).
+const STEAL_CANDIDATES: usize = 64;
+
+/// The resource name of an ask at any location (`ResourceRequest.ANY`).
+pub const ANY: &str = "*";
+
+/// Memory and virtual cores, as YARN counts them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resources {
+    pub memory_mb: i64,
+    pub vcores: i32,
+}
+
+impl Resources {
+    pub fn new(memory_mb: i64, vcores: i32) -> Resources {
+        Resources { memory_mb, vcores }
+    }
+
+    /// Whether `need` fits into `self`.
+    pub fn fits(&self, need: &Resources) -> bool {
+        need.memory_mb <= self.memory_mb && need.vcores <= self.vcores
+    }
+
+    /// How many containers of size `each` fit into `self` (at least 1 when `each` is empty).
+    pub fn slots_of(&self, each: &Resources) -> u32 {
+        let by_mem = if each.memory_mb > 0 {
+            self.memory_mb / each.memory_mb
+        } else {
+            i64::MAX
+        };
+        let by_cpu = if each.vcores > 0 {
+            (self.vcores / each.vcores) as i64
+        } else {
+            i64::MAX
+        };
+        by_mem.min(by_cpu).clamp(1, u32::MAX as i64) as u32
+    }
+}
+
+/// One decision of a heartbeat: give `count` containers of `app` at `priority`
+/// on the heartbeating node, at `locality`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Grant {
+    pub app: AppId,
+    pub priority: i32,
+    pub count: u32,
+    pub locality: Locality,
+}
+
+/// Bad events. Messages name the node, application or ask that is wrong.
+#[derive(Debug, Error, PartialEq)]
+pub enum SessionError {
+    #[error("node id {0} is not registered")]
+    UnknownNode(NodeId),
+    #[error("node {host:?} (id {node}) was removed")]
+    NodeRemoved { node: NodeId, host: String },
+    #[error("node {host:?} is already registered (id {node})")]
+    DuplicateNode { node: NodeId, host: String },
+    #[error("node {host:?}: {problem}")]
+    BadNode { host: String, problem: String },
+    #[error("application id {0} is not registered")]
+    UnknownApp(AppId),
+    #[error("application {app:?} has finished")]
+    AppFinished { app: String },
+    #[error("application {app:?} is already registered (id {id})")]
+    DuplicateApp { app: String, id: AppId },
+    #[error("application {app:?}: weight must be a positive finite number, got {weight}")]
+    BadWeight { app: String, weight: f64 },
+    #[error("application {app:?}, priority {priority}, resource {resource:?}: {problem}")]
+    BadAsk {
+        app: String,
+        priority: i32,
+        resource: String,
+        problem: String,
+    },
+}
+
+/// How the Session decides.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SessionConfig {
+    pub policy: PolicyKind,
+    pub cost: CostModel,
+    pub seed: u64,
+    /// Locality delay of the `hadoop-default` policy.
+    pub delay: LocalityDelay,
+}
+
+impl Default for SessionConfig {
+    fn default() -> Self {
+        SessionConfig {
+            policy: PolicyKind::Asm1,
+            cost: CostModel::default(),
+            seed: 1,
+            delay: LocalityDelay::default(),
+        }
+    }
+}
+
+/// Everything a host tells the Session, as one value: the Java plugin and the
+/// simulator produce the same stream, so a recorded log can be replayed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum SessionEvent {
+    AddNode {
+        host: String,
+        rack: String,
+        capacity: Resources,
+        speed: f64,
+    },
+    RemoveNode {
+        node: NodeId,
+    },
+    UpdateNode {
+        node: NodeId,
+        capacity: Resources,
+    },
+    AddApp {
+        app: String,
+        weight: f64,
+        submit_ms: i64,
+    },
+    FinishApp {
+        app: AppId,
+    },
+    UpdateAsk {
+        app: AppId,
+        priority: i32,
+        resource: String,
+        count: i32,
+        capability: Resources,
+        relax_locality: bool,
+    },
+    InputBlocks {
+        app: AppId,
+        priority: i32,
+        tasks: Vec<Vec<String>>,
+    },
+    ContainerFinished {
+        node: NodeId,
+    },
+    Heartbeat {
+        node: NodeId,
+        free: Resources,
+        now_ms: i64,
+    },
+}
+
+/// A queued decision: run task `task` of ask group `group` of `app` here.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    app: AppId,
+    group: u32,
+    task: u32,
+    locality: Locality,
+}
+
+struct NodeState {
+    host: String,
+    name: u32,
+    rack: u32,
+    capacity: Resources,
+    speed: f64,
+    alive: bool,
+    running: u32,
+    queue: VecDeque<Slot>,
+}
+
+/// A task the planner places: exact (from input blocks) or synthesised from asks.
+struct PoolTask {
+    replicas: Vec<NodeId>,
+    started: bool,
+}
+
+/// The asks of one application at one priority.
+struct Group {
+    priority: i32,
+    capability: Resources,
+    relax: bool,
+    any: i32,
+    /// Scheduling opportunities missed since the last local grant (delay scheduling).
+    missed: u32,
+    /// Host and rack ask counts by interned name.
+    counts: HashMap<u32, i32>,
+    pool: Vec<PoolTask>,
+    /// Pool from `set_input_blocks` (kept across ask updates) rather than synthesised.
+    exact: bool,
+    /// Pool tasks before this index are all started.
+    first_free: usize,
+}
+
+impl Group {
+    /// Whether the host or rack `name` still has containers asked for.
+    fn asked(&self, name: u32) -> bool {
+        self.counts.get(&name).copied().unwrap_or(0) > 0
+    }
+}
+
+struct AppState {
+    name: String,
+    submit: i64,
+    alive: bool,
+    groups: Vec<Group>,
+}
+
+/// The scheduler state machine. See the module documentation.
+pub struct Session {
+    cfg: SessionConfig,
+    dynamic: Dynamic,
+    names: HashMap<String, u32>,
+    /// Interned name -> node id (or NONE).
+    node_by_name: Vec<NodeId>,
+    nodes: Vec<NodeState>,
+    apps: Vec<AppState>,
+    app_by_name: HashMap<String, AppId>,
+    /// Live applications in FIFO order (submit time, then registration).
+    app_order: Vec<AppId>,
+    dirty: bool,
+    /// Sum of the queue lengths (lets a stealing heartbeat skip the scan).
+    queued_total: usize,
+    alive_nodes: u32,
+    /// Tasks booked by the last heartbeat (app, priority, task index).
+    booked: Vec<(AppId, i32, u32)>,
+    /// Live applications with containers asked for, in FIFO order; rebuilt
+    /// when an ask count crosses zero, so heartbeats skip drained apps.
+    busy: Vec<AppId>,
+    busy_stale: bool,
+    /// The smallest container any busy app asks for: a node with less free
+    /// stops looking at once.
+    min_ask: Resources,
+    /// Busy ask groups with no host or rack asks (reducers).
+    location_less: u32,
+    /// Per interned host or rack name: how many ask groups with containers
+    /// left at ANY ask for it, so a local-only policy skips the FIFO visit at
+    /// a node nobody asks for.
+    askers: Vec<u32>,
+    /// The nodes with the longest queues at the last plan: where stealing
+    /// looks for a victim (queues only shrink between plans).
+    steal_candidates: Vec<NodeId>,
+}
+
+mod events;
+mod heartbeat;
+mod planning;
+#[cfg(test)]
+mod tests;
+
+impl Session {
+    pub fn new(cfg: SessionConfig) -> Session {
+        Session {
+            dynamic: cfg.policy.dynamic(),
+            cfg,
+            names: HashMap::new(),
+            node_by_name: Vec::new(),
+            nodes: Vec::new(),
+            apps: Vec::new(),
+            app_by_name: HashMap::new(),
+            app_order: Vec::new(),
+            dirty: false,
+            queued_total: 0,
+            alive_nodes: 0,
+            booked: Vec::with_capacity(64),
+            busy: Vec::new(),
+            busy_stale: false,
+            min_ask: Resources::new(i64::MAX, i32::MAX),
+            location_less: 0,
+            askers: Vec::new(),
+            steal_candidates: Vec::new(),
+        }
+    }
+
+    fn intern(&mut self, name: &str) -> u32 {
+        if let Some(&id) = self.names.get(name) {
+            return id;
+        }
+        let id = self.node_by_name.len() as u32;
+        self.names.insert(name.to_string(), id);
+        self.node_by_name.push(NONE);
+        self.askers.push(0);
+        id
+    }
+
+    fn node(&self, node: NodeId) -> Result<&NodeState, SessionError> {
+        let n = self
+            .nodes
+            .get(node as usize)
+            .ok_or(SessionError::UnknownNode(node))?;
+        if !n.alive {
+            return Err(SessionError::NodeRemoved {
+                node,
+                host: n.host.clone(),
+            });
+        }
+        Ok(n)
+    }
+
+    fn app_mut(&mut self, app: AppId) -> Result<&mut AppState, SessionError> {
+        let a = self
+            .apps
+            .get_mut(app as usize)
+            .ok_or(SessionError::UnknownApp(app))?;
+        if !a.alive {
+            return Err(SessionError::AppFinished {
+                app: a.name.clone(),
+            });
+        }
+        Ok(a)
+    }
+
+    /// Applies one recorded event; heartbeat grants go to `out` (cleared for
+    /// every event). Ids in the log are the ones this Session hands out, so
+    /// a log replays exactly on a fresh Session with the same configuration.
+    pub fn apply(
+        &mut self,
+        event: &SessionEvent,
+        out: &mut Vec<Grant>,
+    ) -> Result<(), SessionError> {
+        out.clear();
+        match event {
+            SessionEvent::AddNode {
+                host,
+                rack,
+                capacity,
+                speed,
+            } => self.add_node(host, rack, *capacity, *speed).map(drop),
+            SessionEvent::RemoveNode { node } => self.remove_node(*node),
+            SessionEvent::UpdateNode { node, capacity } => self.update_node(*node, *capacity),
+            SessionEvent::AddApp {
+                app,
+                weight,
+                submit_ms,
+            } => self.add_app(app, *weight, *submit_ms).map(drop),
+            SessionEvent::FinishApp { app } => self.finish_app(*app),
+            SessionEvent::UpdateAsk {
+                app,
+                priority,
+                resource,
+                count,
+                capability,
+                relax_locality,
+            } => self.update_ask(
+                *app,
+                *priority,
+                resource,
+                *count,
+                *capability,
+                *relax_locality,
+            ),
+            SessionEvent::InputBlocks {
+                app,
+                priority,
+                tasks,
+            } => self.set_input_blocks(*app, *priority, tasks),
+            SessionEvent::ContainerFinished { node } => self.container_finished(*node),
+            SessionEvent::Heartbeat { node, free, now_ms } => {
+                self.node_heartbeat(*node, *free, *now_ms, out)
+            }
+        }
+    }
+
+    /// The tasks the last heartbeat's grants were planned for, as (app,
+    /// priority, index in the app's input blocks or synthesised pool). An AM
+    /// that can be told which task to run (a custom AM, or one request per
+    /// task) realises the plan exactly; the stock MR AM picks its own.
+    pub fn booked_tasks(&self) -> &[(AppId, i32, u32)] {
+        &self.booked
+    }
+
+    /// Number of decisions queued on each node (index = node id).
+    pub fn queued(&self) -> Vec<usize> {
+        self.nodes.iter().map(|n| n.queue.len()).collect()
+    }
+}

@@ -1,0 +1,435 @@
+use super::*;
+
+impl Session {
+    /// `askers` agrees with the groups' counts.
+    fn askers_consistent(&self) -> bool {
+        let mut want = vec![0u32; self.askers.len()];
+        for a in self.apps.iter().filter(|a| a.alive) {
+            for g in a.groups.iter().filter(|g| g.any > 0) {
+                for (&name, &c) in &g.counts {
+                    if c > 0 {
+                        want[name as usize] += 1;
+                    }
+                }
+            }
+        }
+        want == self.askers
+    }
+}
+
+#[test]
+fn askers_index_follows_asks_grants_and_finished_apps() {
+    let mut s = session(PolicyKind::Asm1);
+    let h1 = s
+        .add_node("h1", "/r1", Resources::new(4096, 4), 1.0)
+        .unwrap();
+    let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+    let a = s.add_app("a", 1.0, 0).unwrap();
+    let b = s.add_app("b", 1.0, 1).unwrap();
+    for app in [a, b] {
+        for (res, n) in [("h1", 2), ("/r1", 2), (ANY, 2)] {
+            s.update_ask(app, 20, res, n, cap(), true).unwrap();
+        }
+    }
+    assert!(s.askers_consistent());
+    let mut out = Vec::new();
+    s.node_heartbeat(h1, Resources::new(4096, 4), 0, &mut out)
+        .unwrap();
+    assert_eq!(out.iter().map(|g| g.count).sum::<u32>(), 4);
+    assert!(s.askers_consistent());
+    s.update_ask(b, 20, "h2", 1, cap(), true).unwrap();
+    s.finish_app(a).unwrap();
+    assert!(s.askers_consistent());
+    // Nobody asks for h1 any more; b still asks for h2 but has no ANY left.
+    s.node_heartbeat(h2, cap(), 0, &mut out).unwrap();
+    assert!(out.is_empty());
+    assert!(s.askers_consistent());
+}
+
+fn cap() -> Resources {
+    Resources::new(1024, 1)
+}
+
+fn session(policy: PolicyKind) -> Session {
+    Session::new(SessionConfig {
+        policy,
+        ..SessionConfig::default()
+    })
+}
+
+#[test]
+fn asks_only_plan_grants_node_local_then_stops() {
+    let mut s = session(PolicyKind::Asm1);
+    let a = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let b = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+    let app = s.add_app("application_1_0001", 1.0, 0).unwrap();
+    for (res, n) in [("h1", 2), ("/r1", 2), (ANY, 2)] {
+        s.update_ask(app, 20, res, n, cap(), true).unwrap();
+    }
+    let mut out = Vec::new();
+    s.node_heartbeat(b, cap(), 0, &mut out).unwrap();
+    assert!(
+        out.is_empty(),
+        "h2 holds nothing and asm1 runs local tasks only"
+    );
+    s.node_heartbeat(a, cap(), 0, &mut out).unwrap();
+    assert_eq!(
+        out,
+        vec![Grant {
+            app,
+            priority: 20,
+            count: 1,
+            locality: Locality::Node
+        }]
+    );
+    s.container_finished(a).unwrap();
+    s.node_heartbeat(a, Resources::new(2048, 2), 0, &mut out)
+        .unwrap();
+    assert_eq!(out[0].count, 1, "only one task left");
+    s.node_heartbeat(a, cap(), 0, &mut out).unwrap();
+    assert!(out.is_empty());
+}
+
+#[test]
+fn greedy_comm_spills_rack_then_off_switch() {
+    let mut s = session(PolicyKind::GreedyComm);
+    let _a = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let b = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+    let c = s.add_node("h3", "/r2", cap(), 1.0).unwrap();
+    let app = s.add_app("app", 1.0, 0).unwrap();
+    for (res, n) in [("h1", 2), ("/r1", 2), (ANY, 2)] {
+        s.update_ask(app, 20, res, n, cap(), true).unwrap();
+    }
+    let mut out = Vec::new();
+    s.node_heartbeat(b, cap(), 0, &mut out).unwrap();
+    assert_eq!(out[0].locality, Locality::Rack);
+    s.node_heartbeat(c, cap(), 0, &mut out).unwrap();
+    assert_eq!(out[0].locality, Locality::OffSwitch);
+    // Greedy (makespan) would leave both idle.
+    let mut g = session(PolicyKind::Greedy);
+    g.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let b = g.add_node("h2", "/r1", cap(), 1.0).unwrap();
+    let app = g.add_app("app", 1.0, 0).unwrap();
+    g.update_ask(app, 20, "h1", 2, cap(), true).unwrap();
+    g.update_ask(app, 20, ANY, 2, cap(), true).unwrap();
+    g.node_heartbeat(b, cap(), 0, &mut out).unwrap();
+    assert!(out.is_empty());
+}
+
+#[test]
+fn hadoop_default_delays_non_local_containers() {
+    let mut s = session(PolicyKind::HadoopDefault);
+    s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+    let h3 = s.add_node("h3", "/r2", cap(), 1.0).unwrap();
+    let app = s.add_app("app", 1.0, 0).unwrap();
+    for (res, n) in [("h1", 10), ("/r1", 10), (ANY, 10)] {
+        s.update_ask(app, 20, res, n, cap(), true).unwrap();
+    }
+    // Three nodes cap both delays at 3 missed opportunities.
+    let mut out = Vec::new();
+    let mut offers = |s: &mut Session, node| {
+        let mut n = 0;
+        loop {
+            n += 1;
+            s.node_heartbeat(node, cap(), 0, &mut out).unwrap();
+            if let Some(g) = out.first() {
+                return (n, g.locality);
+            }
+        }
+    };
+    assert_eq!(offers(&mut s, h2), (4, Locality::Rack));
+    assert_eq!(
+        offers(&mut s, h3),
+        (4, Locality::OffSwitch),
+        "rack grant reset the count"
+    );
+    assert_eq!(
+        offers(&mut s, h3),
+        (1, Locality::OffSwitch),
+        "off-switch does not reset it"
+    );
+}
+
+#[test]
+fn grants_respect_free_resources_and_merge() {
+    let mut s = session(PolicyKind::Asm1);
+    let a = s
+        .add_node("h1", "/r1", Resources::new(4096, 4), 1.0)
+        .unwrap();
+    let app = s.add_app("app", 1.0, 0).unwrap();
+    s.update_ask(app, 20, "h1", 5, cap(), true).unwrap();
+    s.update_ask(app, 20, ANY, 5, cap(), true).unwrap();
+    let mut out = Vec::new();
+    s.node_heartbeat(a, Resources::new(3000, 4), 0, &mut out)
+        .unwrap();
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].count, 2, "3000 MB hold two 1024 MB containers");
+}
+
+#[test]
+fn node_updates_change_the_plan_and_name_bad_input() {
+    let mut s = session(PolicyKind::Asm1);
+    let big = s
+        .add_node("h1", "/r1", Resources::new(4096, 4), 1.0)
+        .unwrap();
+    let small = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+    let app = s.add_app("app", 1.0, 0).unwrap();
+    for (res, n) in [("h1", 8), ("h2", 8), ("/r1", 8), (ANY, 8)] {
+        s.update_ask(app, 20, res, n, cap(), true).unwrap();
+    }
+    s.plan_if_dirty();
+    let before = s.queued();
+    assert!(
+        before[big as usize] > before[small as usize],
+        "four slots take more than one: {before:?}"
+    );
+    s.update_node(small, Resources::new(4096, 4)).unwrap();
+    s.plan_if_dirty();
+    let after = s.queued();
+    assert_eq!(after[big as usize], after[small as usize], "{after:?}");
+    assert_eq!(
+        s.update_node(small, Resources::new(-1, 1))
+            .unwrap_err()
+            .to_string(),
+        "node \"h2\": capacity must not be negative, got -1 MB and 1 vcores"
+    );
+    assert_eq!(
+        s.update_node(7, cap()).unwrap_err().to_string(),
+        "node id 7 is not registered"
+    );
+    s.remove_node(small).unwrap();
+    assert_eq!(
+        s.update_node(small, cap()).unwrap_err().to_string(),
+        "node \"h2\" (id 1) was removed"
+    );
+}
+
+#[test]
+fn finished_app_work_is_dropped() {
+    let mut s = session(PolicyKind::Asm1);
+    let a = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let app = s.add_app("app", 1.0, 0).unwrap();
+    s.update_ask(app, 20, "h1", 1, cap(), true).unwrap();
+    s.update_ask(app, 20, ANY, 1, cap(), true).unwrap();
+    s.plan_if_dirty();
+    assert_eq!(s.queued()[a as usize], 1);
+    s.finish_app(app).unwrap();
+    let mut out = Vec::new();
+    s.node_heartbeat(a, cap(), 0, &mut out).unwrap();
+    assert!(out.is_empty());
+    assert_eq!(
+        s.update_ask(app, 20, ANY, 1, cap(), true)
+            .unwrap_err()
+            .to_string(),
+        "application \"app\" has finished"
+    );
+}
+
+#[test]
+fn bad_events_name_what_is_wrong() {
+    let mut s = session(PolicyKind::Asm1);
+    let a = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    assert_eq!(
+        s.add_node("h1", "/r1", cap(), 1.0).unwrap_err().to_string(),
+        "node \"h1\" is already registered (id 0)"
+    );
+    assert_eq!(
+        s.add_node("h2", "/r1", cap(), 0.0).unwrap_err().to_string(),
+        "node \"h2\": speed must be a positive finite number, got 0"
+    );
+    assert_eq!(
+        s.add_node("h3", "/r1", Resources::new(-1, 1), 1.0)
+            .unwrap_err()
+            .to_string(),
+        "node \"h3\": capacity must not be negative, got -1 MB and 1 vcores"
+    );
+    let app = s.add_app("application_7_0001", 1.0, 0).unwrap();
+    assert_eq!(
+        s.update_ask(app, 20, "h1", -3, cap(), true).unwrap_err().to_string(),
+        "application \"application_7_0001\", priority 20, resource \"h1\": container count must not be negative, got -3"
+    );
+    assert_eq!(
+        s.add_app("application_7_0001", 1.0, 0)
+            .unwrap_err()
+            .to_string(),
+        "application \"application_7_0001\" is already registered (id 0)"
+    );
+    assert_eq!(
+        s.add_app("x", f64::NAN, 0).unwrap_err().to_string(),
+        "application \"x\": weight must be a positive finite number, got NaN"
+    );
+    assert_eq!(
+        s.update_ask(9, 20, ANY, 1, cap(), true).unwrap_err(),
+        SessionError::UnknownApp(9)
+    );
+    let mut out = Vec::new();
+    assert_eq!(
+        s.node_heartbeat(7, cap(), 0, &mut out)
+            .unwrap_err()
+            .to_string(),
+        "node id 7 is not registered"
+    );
+    s.remove_node(a).unwrap();
+    assert_eq!(
+        s.node_heartbeat(a, cap(), 0, &mut out)
+            .unwrap_err()
+            .to_string(),
+        "node \"h1\" (id 0) was removed"
+    );
+    assert_eq!(
+        s.add_node("h1", "/r2", cap(), 1.0).unwrap(),
+        a,
+        "a returning host keeps its id"
+    );
+}
+
+/// Feeds exact blocks and the asks the MR AM derives from them.
+fn feed(s: &mut Session, app: AppId, blocks: &[&[&str]]) {
+    let hosts: Vec<Vec<&str>> = blocks.iter().map(|b| b.to_vec()).collect();
+    s.set_input_blocks(app, 20, &hosts).unwrap();
+    let mut counts: HashMap<String, i32> = HashMap::new();
+    for b in blocks {
+        let mut racks: Vec<u32> = Vec::new();
+        for h in b.iter() {
+            *counts.entry(h.to_string()).or_default() += 1;
+            let rack = s.nodes[s.node_id(h).unwrap() as usize].rack;
+            if !racks.contains(&rack) {
+                racks.push(rack);
+            }
+        }
+        for r in racks {
+            let name = s.names.iter().find(|(_, &id)| id == r).unwrap().0.clone();
+            *counts.entry(name).or_default() += 1;
+        }
+    }
+    for (res, c) in counts {
+        s.update_ask(app, 20, &res, c, cap(), true).unwrap();
+    }
+    s.update_ask(app, 20, ANY, blocks.len() as i32, cap(), true)
+        .unwrap();
+}
+
+#[test]
+fn asm1_comm_steals_from_the_longest_queue() {
+    let mut s = session(PolicyKind::Asm1Comm);
+    let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+    let app = s.add_app("app", 1.0, 0).unwrap();
+    let only_h1: &[&str] = &["h1"];
+    let both: &[&str] = &["h1", "h2"];
+    feed(
+        &mut s,
+        app,
+        &[only_h1, only_h1, only_h1, only_h1, both, both],
+    );
+    s.plan_if_dirty();
+    // Cap ceil(6/2) = 3: h1 keeps three of its own, one moves to h2.
+    assert_eq!(s.queued(), vec![3, 3]);
+    // h1 never heartbeats (busy): h2 runs its queue, then steals.
+    let mut got = Vec::new();
+    let mut out = Vec::new();
+    for _ in 0..10 {
+        s.node_heartbeat(h2, cap(), 0, &mut out).unwrap();
+        got.extend(out.iter().map(|g| g.locality));
+        s.container_finished(h2).unwrap();
+    }
+    let node = got.iter().filter(|&&l| l == Locality::Node).count();
+    let rack = got.iter().filter(|&&l| l == Locality::Rack).count();
+    assert_eq!((node, rack, got.len()), (2, 4, 6));
+    s.node_heartbeat(h1, cap(), 0, &mut out).unwrap();
+    assert!(out.is_empty(), "nothing left for h1");
+}
+
+#[test]
+fn asm1_steals_only_local_tasks() {
+    let mut s = session(PolicyKind::Asm1);
+    let _h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+    let app = s.add_app("app", 1.0, 0).unwrap();
+    let only_h1: &[&str] = &["h1"];
+    let both: &[&str] = &["h1", "h2"];
+    feed(&mut s, app, &[only_h1, only_h1, only_h1, both]);
+    s.plan_if_dirty();
+    assert_eq!(s.queued(), vec![3, 1]);
+    let mut out = Vec::new();
+    let mut n = 0;
+    for _ in 0..5 {
+        s.node_heartbeat(h2, cap(), 0, &mut out).unwrap();
+        n += out.iter().map(|g| g.count).sum::<u32>();
+        assert!(out.iter().all(|g| g.locality == Locality::Node));
+        s.container_finished(h2).unwrap();
+    }
+    assert_eq!(n, 1, "h2 runs its one local task and stays idle");
+}
+
+#[test]
+fn a_recorded_event_log_replays_to_the_same_grants() {
+    let events = vec![
+        SessionEvent::AddNode {
+            host: "h1".into(),
+            rack: "/r1".into(),
+            capacity: cap(),
+            speed: 1.0,
+        },
+        SessionEvent::AddApp {
+            app: "application_1_0001".into(),
+            weight: 1.0,
+            submit_ms: 0,
+        },
+        SessionEvent::UpdateAsk {
+            app: 0,
+            priority: 20,
+            resource: ANY.into(),
+            count: 2,
+            capability: cap(),
+            relax_locality: true,
+        },
+        SessionEvent::Heartbeat {
+            node: 0,
+            free: cap(),
+            now_ms: 1000,
+        },
+    ];
+    let text = serde_json::to_string(&events).unwrap();
+    assert!(text.contains(r#"{"event":"heartbeat","node":0"#), "{text}");
+    let back: Vec<SessionEvent> = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, events);
+    let mut s = session(PolicyKind::Asm1Comm);
+    let mut out = Vec::new();
+    for e in &back {
+        s.apply(e, &mut out).unwrap();
+    }
+    assert_eq!(
+        out,
+        vec![Grant {
+            app: 0,
+            priority: 20,
+            count: 1,
+            locality: Locality::OffSwitch
+        }]
+    );
+}
+
+#[test]
+fn synthesised_pool_matches_the_marginals() {
+    let mut s = session(PolicyKind::Asm1);
+    for h in ["h1", "h2", "h3"] {
+        s.add_node(h, "/r", cap(), 1.0).unwrap();
+    }
+    let app = s.add_app("app", 1.0, 0).unwrap();
+    for (res, n) in [("h1", 3), ("h2", 2), ("h3", 1), ("unknown-dn", 4), (ANY, 3)] {
+        s.update_ask(app, 20, res, n, cap(), true).unwrap();
+    }
+    s.plan_if_dirty();
+    let g = &s.apps[app as usize].groups[0];
+    assert_eq!(g.pool.len(), 3);
+    let mut per_host = [0; 3];
+    for t in &g.pool {
+        for &r in &t.replicas {
+            per_host[r as usize] += 1;
+        }
+    }
+    assert_eq!(per_host, [3, 2, 1]);
+    assert_eq!(s.queued().iter().sum::<usize>(), 3);
+}
