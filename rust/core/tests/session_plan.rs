@@ -113,8 +113,10 @@ fn run(policy: PolicyKind, nodes: usize, blocks: &[Vec<NodeId>]) -> (u32, Vec<Lo
     let mut out = Vec::new();
     while am.pending.iter().any(|p| *p) {
         let mut any = false;
+        let mut busy = Vec::new();
         for n in 0..nodes as NodeId {
             s.node_heartbeat(n, CONTAINER, 0, &mut out).unwrap();
+            busy.extend(out.iter().map(|_| n));
             let booked: Vec<u32> = s.booked_tasks().iter().map(|b| b.2).collect();
             for (k, g) in out.iter().enumerate() {
                 assert_eq!(g.count, 1, "one free container per node");
@@ -131,7 +133,7 @@ fn run(policy: PolicyKind, nodes: usize, blocks: &[Vec<NodeId>]) -> (u32, Vec<Lo
                 am.send_asks(&mut s, nodes);
             }
         }
-        for n in 0..nodes as NodeId {
+        for n in busy {
             s.container_finished(n).unwrap();
         }
         assert!(any, "the Session stopped granting with tasks pending");

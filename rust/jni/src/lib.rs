@@ -174,9 +174,26 @@ unsafe fn string(env: Env, s: jstring, what: &str) -> Result<String, Fault> {
     if chars.is_null() {
         return Err(Fault::Internal(format!("could not read {what}")));
     }
-    let out = CStr::from_ptr(chars).to_string_lossy().into_owned();
+    let out = modified_utf8(CStr::from_ptr(chars).to_bytes());
     (api.ReleaseStringUTFChars)(env, s, chars);
     Ok(out)
+}
+
+/// Decodes JNI's modified UTF-8: U+0000 comes as `C0 80`, and must reach
+/// the core as a NUL it refuses, not as two replacement characters.
+fn modified_utf8(bytes: &[u8]) -> String {
+    let mut v = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == 0xC0 && bytes.get(i + 1) == Some(&0x80) {
+            v.push(0);
+            i += 2;
+        } else {
+            v.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&v).into_owned()
 }
 
 fn id(v: jint, what: &str) -> Result<u32, Fault> {
@@ -626,4 +643,16 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativePanicForTe
             panic!("forced panic for a test (node {})", 42)
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::modified_utf8;
+
+    #[test]
+    fn modified_utf8_nul_reaches_the_core_as_nul() {
+        assert_eq!(modified_utf8(b"h\xC0\x80st"), "h\0st");
+        assert_eq!(modified_utf8("n\u{e9}ud".as_bytes()), "n\u{e9}ud");
+        assert_eq!(modified_utf8(b"a\xC0"), "a\u{FFFD}");
+    }
 }

@@ -16,8 +16,8 @@ impl Session {
             host: host.to_string(),
             problem,
         };
-        if host.is_empty() {
-            return Err(bad("host name is empty".into()));
+        if let Some(problem) = bad_name("host name", host).or_else(|| bad_name("rack name", rack)) {
+            return Err(bad(problem));
         }
         if capacity.memory_mb < 0 || capacity.vcores < 0 {
             return Err(bad(format!(
@@ -122,6 +122,18 @@ impl Session {
                 id,
             });
         }
+        let bad = |problem: String| SessionError::BadApp {
+            app: app.to_string(),
+            problem,
+        };
+        if let Some(problem) = bad_name("application id", app) {
+            return Err(bad(problem));
+        }
+        if submit_time < 0 {
+            return Err(bad(format!(
+                "submit time must not be negative, got {submit_time} ms"
+            )));
+        }
         if !(weight.is_finite() && weight > 0.0) {
             return Err(SessionError::BadWeight {
                 app: app.to_string(),
@@ -225,12 +237,27 @@ impl Session {
                 format!("container count must not be negative, got {count}"),
             ));
         }
+        if let Some(problem) = bad_name("resource name", resource) {
+            return Err(bad(self, problem));
+        }
         if capability.memory_mb < 0 || capability.vcores < 0 {
             return Err(bad(
                 self,
                 format!(
                     "capability must not be negative, got {} MB and {} vcores",
                     capability.memory_mb, capability.vcores
+                ),
+            ));
+        }
+        // Host asks become tasks for the planner (see `Limits`); rack and
+        // ANY counts stay numbers. A name that is no node yet may become
+        // one: planning clamps its count to the same limit.
+        let limit = self.limits.max_host_ask;
+        if count as u32 > limit && self.node_id(resource).is_some() {
+            return Err(bad(
+                self,
+                format!(
+                    "container count {count} is above the limit max-host-ask ({limit}) for one host"
                 ),
             ));
         }
@@ -313,7 +340,14 @@ impl Session {
     pub fn container_finished(&mut self, node: NodeId) -> Result<(), SessionError> {
         self.node(node)?;
         let n = &mut self.nodes[node as usize];
-        n.running = n.running.saturating_sub(1);
+        if n.running == 0 {
+            return Err(SessionError::BadNode {
+                host: n.host.clone(),
+                problem: "a container finished, but no container granted on this node is running"
+                    .into(),
+            });
+        }
+        n.running -= 1;
         Ok(())
     }
 }

@@ -97,6 +97,8 @@ pub enum SessionError {
     DuplicateApp { app: String, id: AppId },
     #[error("application {app:?}: weight must be a positive finite number, got {weight}")]
     BadWeight { app: String, weight: f64 },
+    #[error("application {app:?}: {problem}")]
+    BadApp { app: String, problem: String },
     #[error("application {app:?}, priority {priority}, resource {resource:?}: {problem}")]
     BadAsk {
         app: String,
@@ -104,6 +106,45 @@ pub enum SessionError {
         resource: String,
         problem: String,
     },
+}
+
+/// What one ask may make the Session hold in memory. No ask costs memory in
+/// proportion to its count: tasks that can run anywhere (the ANY count beyond
+/// what hosts ask for) stay a number, rack asks stay a number, and only
+/// host asks become tasks for the planner, within these bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest count of one host ask (`max-host-ask`). No node runs a million
+    /// tasks of one job; a bigger count is an AM bug and gets an error.
+    pub max_host_ask: u32,
+    /// Most tasks synthesised from host asks for the planner, over all
+    /// applications (`max-planned-tasks`, about 50 bytes each). Beyond it the
+    /// asks stay counts, served at heartbeats by the policy's fallback.
+    pub max_planned_tasks: usize,
+}
+
+/// Default of [`Limits::max_host_ask`].
+pub const DEFAULT_MAX_HOST_ASK: u32 = 1_000_000;
+/// Default of [`Limits::max_planned_tasks`].
+pub const DEFAULT_MAX_PLANNED_TASKS: usize = 4_000_000;
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_host_ask: DEFAULT_MAX_HOST_ASK,
+            max_planned_tasks: DEFAULT_MAX_PLANNED_TASKS,
+        }
+    }
+}
+
+/// Why a host, rack, application or resource name is refused, if it is.
+pub(crate) fn bad_name(what: &str, name: &str) -> Option<String> {
+    if name.is_empty() {
+        return Some(format!("{what} is empty"));
+    }
+    name.chars()
+        .find(|c| c.is_control())
+        .map(|c| format!("{what} contains the control character U+{:04X}", c as u32))
 }
 
 /// How the Session decides.
@@ -267,6 +308,7 @@ pub struct Session {
     /// The nodes with the longest queues at the last plan: where stealing
     /// looks for a victim (queues only shrink between plans).
     steal_candidates: Vec<NodeId>,
+    limits: Limits,
 }
 
 mod events;
@@ -296,7 +338,14 @@ impl Session {
             location_less: 0,
             askers: Vec::new(),
             steal_candidates: Vec::new(),
+            limits: Limits::default(),
         }
+    }
+
+    /// Replaces the default [`Limits`].
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+        self.dirty = true;
     }
 
     fn intern(&mut self, name: &str) -> u32 {

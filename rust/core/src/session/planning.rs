@@ -21,11 +21,30 @@ impl Session {
         self.steal_candidates.clear();
         // Synthesised pools follow the asks: n = ANY tasks, each host's count
         // dealt round-robin over them so that every marginal matches.
+        let mut budget = self.limits.max_planned_tasks;
         for &app in &self.app_order {
-            for g in &mut self.apps[app as usize].groups {
+            let a = &mut self.apps[app as usize];
+            for g in &mut a.groups {
                 g.first_free = 0;
                 if !g.exact {
-                    synthesize_pool(g, &self.node_by_name, &self.nodes);
+                    let cut = synthesize_pool(
+                        g,
+                        &self.node_by_name,
+                        &self.nodes,
+                        budget,
+                        self.limits.max_host_ask,
+                    );
+                    budget -= g.pool.len();
+                    if let Some(wanted) = cut {
+                        tracing::warn!(
+                            app = %a.name,
+                            priority = g.priority,
+                            wanted,
+                            planned = g.pool.len(),
+                            limit = self.limits.max_planned_tasks,
+                            "max-planned-tasks reached: the rest of the ask is served at heartbeats"
+                        );
+                    }
                 }
             }
         }
@@ -176,31 +195,64 @@ fn revive_exact(g: &mut Group, nodes: &[NodeState]) {
     }
 }
 
-fn synthesize_pool(g: &mut Group, node_by_name: &[NodeId], nodes: &[NodeState]) {
+/// Most host asks dealt to one synthesised task (HDFS keeps 3 replicas).
+const MAX_HOSTS_PER_TASK: usize = 16;
+
+/// Rebuilds a synthesised pool from the asks: the host counts dealt
+/// round-robin over the ANY count, so that every marginal matches. Only tasks
+/// that some host asks for are kept (min(ANY, sum of host counts), at most
+/// `budget`); the rest can run anywhere and stay a count (`g.any`). Returns
+/// the wanted size when `budget` (or memory) cut the pool short.
+fn synthesize_pool(
+    g: &mut Group,
+    node_by_name: &[NodeId],
+    nodes: &[NodeState],
+    budget: usize,
+    max_host_ask: u32,
+) -> Option<usize> {
     let n = g.any.max(0) as usize;
     g.pool.clear();
-    g.pool.extend((0..n).map(|_| PoolTask {
-        replicas: Vec::new(),
-        started: false,
-    }));
-    if n == 0 {
-        return;
-    }
     let mut hosts: Vec<(NodeId, usize)> = g
         .counts
         .iter()
         .filter_map(|(&name, &c)| {
             let id = *node_by_name.get(name as usize)?;
-            (id != NONE && nodes[id as usize].alive).then_some((id, c.max(0) as usize))
+            let c = c.clamp(0, max_host_ask.min(i32::MAX as u32) as i32) as usize;
+            (id != NONE && nodes[id as usize].alive).then_some((id, c))
         })
         .collect();
     hosts.sort_unstable();
+    let asked: usize = hosts.iter().map(|&(_, c)| c.min(n)).sum();
+    let wanted = n.min(asked);
+    let mut size = wanted.min(budget);
+    if g.pool.try_reserve_exact(size).is_err() {
+        size = 0;
+    }
+    g.pool.extend((0..size).map(|_| PoolTask {
+        replicas: Vec::new(),
+        started: false,
+    }));
+    let cut = (size < wanted).then_some(wanted);
+    if n == 0 || size == 0 {
+        return cut;
+    }
+    // Host h takes tasks k..k+c (mod n); c <= n, so that is at most two
+    // ranges, and only indices below `size` exist. Replica entries are
+    // capped too: a host count far above ANY is an AM's mistake.
+    let mut entries = size.saturating_mul(MAX_HOSTS_PER_TASK);
     let mut k = 0;
     for (id, c) in hosts {
         let c = c.min(n);
-        for j in 0..c {
-            g.pool[(k + j) % n].replicas.push(id);
+        let first = k..(k + c).min(n).min(size);
+        let wrapped = 0..(k + c).saturating_sub(n).min(size);
+        for i in first.chain(wrapped) {
+            if entries == 0 {
+                return cut;
+            }
+            entries -= 1;
+            g.pool[i].replicas.push(id);
         }
         k = (k + c) % n;
     }
+    cut
 }

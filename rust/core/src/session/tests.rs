@@ -332,7 +332,9 @@ fn asm1_comm_steals_from_the_longest_queue() {
     for _ in 0..10 {
         s.node_heartbeat(h2, cap(), 0, &mut out).unwrap();
         got.extend(out.iter().map(|g| g.locality));
-        s.container_finished(h2).unwrap();
+        for _ in 0..out.iter().map(|g| g.count).sum::<u32>() {
+            s.container_finished(h2).unwrap();
+        }
     }
     let node = got.iter().filter(|&&l| l == Locality::Node).count();
     let rack = got.iter().filter(|&&l| l == Locality::Rack).count();
@@ -358,7 +360,9 @@ fn asm1_steals_only_local_tasks() {
         s.node_heartbeat(h2, cap(), 0, &mut out).unwrap();
         n += out.iter().map(|g| g.count).sum::<u32>();
         assert!(out.iter().all(|g| g.locality == Locality::Node));
-        s.container_finished(h2).unwrap();
+        for _ in 0..out.iter().map(|g| g.count).sum::<u32>() {
+            s.container_finished(h2).unwrap();
+        }
     }
     assert_eq!(n, 1, "h2 runs its one local task and stays idle");
 }
