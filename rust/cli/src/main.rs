@@ -277,6 +277,13 @@ struct SimulateArgs {
     /// one event a line; for replaying through the JNI core). One policy only.
     #[arg(long)]
     record_events: Option<PathBuf>,
+    /// Modelled planning time, as the RM plugin's planner thread takes it: a
+    /// plan is used this many ms after the change that started it (0: at once).
+    #[arg(long, default_value_t = 0.0)]
+    planning_ms: f64,
+    /// ... plus this many ms per million tasks planned.
+    #[arg(long, default_value_t = 0.0)]
+    planning_ms_per_million_tasks: f64,
 }
 
 fn main() {
@@ -503,6 +510,8 @@ fn cmd_simulate(a: SimulateArgs, limits: &Limits) -> Result<()> {
         },
         max_nodes: limits.max_nodes,
         max_tasks: limits.max_tasks,
+        planning_base_ms: a.planning_ms,
+        planning_ms_per_million_tasks: a.planning_ms_per_million_tasks,
         ..SimConfig::default()
     };
     cfg.set_slots(a.slots)

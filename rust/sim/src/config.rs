@@ -62,6 +62,11 @@ pub struct SimConfig {
     pub exact_blocks: bool,
     /// Record the Session event stream and grants (for replay tests).
     pub record_events: bool,
+    /// Modelled planning time (the RM plugin plans on a thread): a plan
+    /// started at a heartbeat is used from `base + per million tasks`
+    /// later. 0 and 0: plans are used at once.
+    pub planning_base_ms: f64,
+    pub planning_ms_per_million_tasks: f64,
     /// Keep a record per task (for tests and plots).
     pub record_tasks: bool,
     pub seed: u64,
@@ -108,6 +113,8 @@ impl Default for SimConfig {
             slow_speed: 0.5,
             exact_blocks: false,
             record_events: false,
+            planning_base_ms: 0.0,
+            planning_ms_per_million_tasks: 0.0,
             record_tasks: false,
             seed: 1,
             policy: PolicyKind::HadoopDefault,

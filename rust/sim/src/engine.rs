@@ -8,7 +8,7 @@ use std::time::Instant;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use spindle_core::generate::Placement;
-use spindle_core::session::{SessionEvent, ANY};
+use spindle_core::session::{Planning, SessionEvent, ANY};
 use spindle_core::{AppId, Grant, Locality, Resources, Session, SessionConfig, SessionError};
 use thiserror::Error;
 
@@ -276,6 +276,18 @@ fn validate_jobs(cfg: &SimConfig, jobs: &[JobSpec]) -> Result<(), SimError> {
 
 fn validate(cfg: &SimConfig) -> Result<(), SimError> {
     let bad = |m: String| Err(SimError::Config(m));
+    for (what, v) in [
+        ("planning base time", cfg.planning_base_ms),
+        (
+            "planning time per million tasks",
+            cfg.planning_ms_per_million_tasks,
+        ),
+    ] {
+        // An hour of planning is no model of a scheduler.
+        if !(0.0..=3.6e6).contains(&v) {
+            return bad(format!("{what} must be in [0, 3600000] ms, got {v}"));
+        }
+    }
     if cfg.nodes > cfg.max_nodes {
         return bad(format!(
             "{} nodes is more than the limit of {} (--max-nodes)",
@@ -347,11 +359,15 @@ fn validate(cfg: &SimConfig) -> Result<(), SimError> {
 impl<'a> Sim<'a> {
     fn new(cfg: &'a SimConfig, specs: &'a [JobSpec]) -> Result<Sim<'a>, SimError> {
         let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
-        let session = Session::new(SessionConfig {
+        let mut session = Session::new(SessionConfig {
             policy: cfg.policy,
             cost: cfg.cost,
             seed: cfg.seed,
             delay: cfg.delay,
+        });
+        session.set_planning(Planning::Modelled {
+            base_ms: cfg.planning_base_ms,
+            per_million_tasks_ms: cfg.planning_ms_per_million_tasks,
         });
         let node_rack: Vec<u32> = (0..cfg.nodes).map(|i| (i % cfg.racks) as u32).collect();
         let mut sim = Sim {

@@ -199,7 +199,7 @@ impl Session {
                         any: 0,
                         missed: 0,
                         counts: HashMap::new(),
-                        pool: Vec::new(),
+                        pool: Pool::default(),
                         exact: false,
                         first_free: 0,
                     },
@@ -265,8 +265,10 @@ impl Session {
         let gi = self.group_index(app, priority, capability)?;
         let g = &mut self.apps[app as usize].groups[gi];
         let crossed = name.is_none() && (g.any > 0) != (count > 0);
+        let mut resized = false;
         let changed = match name {
             None => {
+                resized = g.capability != capability;
                 let changed =
                     g.any != count || g.capability != capability || g.relax != relax_locality;
                 g.any = count;
@@ -299,7 +301,10 @@ impl Session {
             }
         };
         self.dirty |= changed;
-        self.busy_stale |= crossed || (name.is_none() && changed);
+        // The busy list and the smallest ask change only when a count
+        // crosses zero or a capability changes: an AM's routine update
+        // costs the next heartbeat nothing.
+        self.busy_stale |= crossed || resized;
         Ok(())
     }
 
@@ -313,24 +318,23 @@ impl Session {
         tasks: &[Vec<S>],
     ) -> Result<(), SessionError> {
         self.app_mut(app)?;
-        let pool: Vec<PoolTask> = tasks
-            .iter()
-            .map(|hosts| {
-                let mut replicas: Vec<NodeId> = hosts
-                    .iter()
-                    .filter_map(|h| self.node_id(h.as_ref()))
-                    .collect();
-                replicas.sort_unstable();
-                replicas.dedup();
-                PoolTask {
-                    replicas,
-                    started: false,
-                }
-            })
-            .collect();
+        let replicas = Replicas::from_lists(tasks.iter().map(|hosts| {
+            let mut replicas: Vec<NodeId> = hosts
+                .iter()
+                .filter_map(|h| self.node_id(h.as_ref()))
+                .collect();
+            replicas.sort_unstable();
+            replicas.dedup();
+            replicas
+        }));
+        let pool = Pool {
+            started: vec![false; replicas.len()],
+            replicas: Arc::new(replicas),
+        };
         let gi = self.group_index(app, priority, Resources::default())?;
         let g = &mut self.apps[app as usize].groups[gi];
         g.pool = pool;
+        g.first_free = 0;
         g.exact = true;
         self.dirty = true;
         Ok(())

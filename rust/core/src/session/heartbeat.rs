@@ -19,15 +19,13 @@ impl Session {
         &mut self,
         node: NodeId,
         free: Resources,
-        _now_ms: i64,
+        now_ms: i64,
         out: &mut Vec<Grant>,
     ) -> Result<(), SessionError> {
         out.clear();
         self.booked.clear();
         self.node(node)?;
-        if self.dirty {
-            self.replan();
-        }
+        self.drive_planning(now_ms);
         if self.busy_stale {
             self.refresh_busy();
         }
@@ -72,7 +70,21 @@ impl Session {
         self.location_less = location_less;
     }
 
-    /// Whether a queued slot can still be granted on `node` as planned.
+    /// The slot with its group index as it is now (a plan made on a
+    /// snapshot may name a group that moved), if the group still exists.
+    fn resolve(&self, s: &Slot) -> Option<Slot> {
+        let groups = &self.apps.get(s.app as usize)?.groups;
+        if groups.get(s.group as usize)?.priority == s.priority {
+            return Some(*s);
+        }
+        let gi = groups.iter().position(|g| g.priority == s.priority)?;
+        Some(Slot {
+            group: gi as u32,
+            ..*s
+        })
+    }
+
+    /// Whether a queued slot (resolved) can still be granted on `node` as planned.
     fn valid(&self, node: &NodeState, s: &Slot) -> bool {
         let a = &self.apps[s.app as usize];
         if !a.alive {
@@ -81,7 +93,7 @@ impl Session {
         let Some(g) = a.groups.get(s.group as usize) else {
             return false;
         };
-        if g.any <= 0 || g.pool.get(s.task as usize).is_none_or(|t| t.started) {
+        if g.any <= 0 || g.pool.started(s.task as usize) {
             return false;
         }
         match s.locality {
@@ -101,7 +113,10 @@ impl Session {
             let Some(&s) = n.queue.front() else {
                 return QueueHead::Empty;
             };
-            let valid = self.valid(n, &s);
+            let (s, valid) = match self.resolve(&s) {
+                Some(s) => (s, self.valid(n, &s)),
+                None => (s, false),
+            };
             if valid && !free.fits(&self.capability(&s)) {
                 return QueueHead::Blocked;
             }
@@ -205,6 +220,7 @@ impl Session {
                     return Some(Slot {
                         app,
                         group: gi as u32,
+                        priority: g.priority,
                         task: NONE,
                         locality,
                     });
@@ -237,24 +253,19 @@ impl Session {
         let me = &self.nodes[node as usize];
         let queue = &self.nodes[victim as usize].queue;
         // Widely replicated tasks sit at the back of a queue: look there first.
-        let pos = (0..queue.len()).rev().find(|&i| {
-            let s = Slot {
+        let pos = (0..queue.len()).rev().find_map(|i| {
+            let s = self.resolve(&Slot {
                 locality: Locality::Node,
                 ..queue[i]
-            };
-            let local = self.apps[s.app as usize]
-                .groups
-                .get(s.group as usize)
-                .and_then(|g| g.pool.get(s.task as usize))
-                .is_some_and(|t| t.replicas.contains(&node));
-            local && self.valid(me, &s) && free.fits(&self.capability(&s))
-        })?;
-        let s = self.nodes[victim as usize].queue.remove(pos)?;
+            })?;
+            let g = &self.apps[s.app as usize].groups[s.group as usize];
+            let local = g.pool.replicas.of(s.task as usize).contains(&node);
+            (local && self.valid(me, &s) && free.fits(&self.capability(&s))).then_some((i, s))
+        });
+        let (pos, s) = pos?;
+        self.nodes[victim as usize].queue.remove(pos)?;
         self.queued_total -= 1;
-        Some(Slot {
-            locality: Locality::Node,
-            ..s
-        })
+        Some(s)
     }
 
     /// Books a decision and appends it to `out`, merging with the previous
@@ -284,20 +295,19 @@ impl Session {
             Some(s.task as usize)
         } else if self.dynamic.planned {
             // Skip the started prefix; pools are dispatch-irrelevant otherwise.
-            while g.pool.get(g.first_free).is_some_and(|t| t.started) {
+            let pool = &g.pool;
+            while pool.started.get(g.first_free).is_some_and(|&s| s) {
                 g.first_free += 1;
             }
-            g.pool[g.first_free..]
-                .iter()
-                .position(|t| {
-                    !t.started && (s.locality != Locality::Node || t.replicas.contains(&node))
-                })
-                .map(|i| i + g.first_free)
+            (g.first_free..pool.len()).find(|&t| {
+                !pool.started[t]
+                    && (s.locality != Locality::Node || pool.replicas.of(t).contains(&node))
+            })
         } else {
             None
         };
-        if let Some(t) = task {
-            g.pool[t].started = true;
+        if let Some(t) = task.filter(|&t| t < g.pool.len()) {
+            g.pool.started[t] = true;
             self.booked.push((s.app, g.priority, t as u32));
         }
         // As YARN's AppSchedulingInfo.allocate: the AM's next update corrects

@@ -16,6 +16,7 @@
 //! asks through interned integer ids.
 
 use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
 
 use thiserror::Error;
 
@@ -218,10 +219,13 @@ pub enum SessionEvent {
 }
 
 /// A queued decision: run task `task` of ask group `group` of `app` here.
+/// The group's priority travels along: a plan made on a snapshot may meet
+/// groups that moved since (a new priority inserted before them).
 #[derive(Clone, Copy, Debug)]
 struct Slot {
     app: AppId,
     group: u32,
+    priority: i32,
     task: u32,
     locality: Locality,
 }
@@ -237,10 +241,58 @@ struct NodeState {
     queue: VecDeque<Slot>,
 }
 
-/// A task the planner places: exact (from input blocks) or synthesised from asks.
-struct PoolTask {
-    replicas: Vec<NodeId>,
-    started: bool,
+/// Replica hosts of each task of a pool, flat (task i holds
+/// `hosts[start[i]..start[i + 1]]`). Immutable once built, so a plan in
+/// flight shares it with the Session instead of copying it.
+#[derive(Debug, Default)]
+pub struct Replicas {
+    start: Vec<usize>,
+    hosts: Vec<NodeId>,
+}
+
+impl Replicas {
+    fn from_lists<I: IntoIterator<Item = Vec<NodeId>>>(lists: I) -> Replicas {
+        let mut r = Replicas {
+            start: vec![0],
+            hosts: Vec::new(),
+        };
+        for l in lists {
+            r.hosts.extend_from_slice(&l);
+            r.start.push(r.hosts.len());
+        }
+        r
+    }
+
+    fn len(&self) -> usize {
+        self.start.len().saturating_sub(1)
+    }
+
+    fn of(&self, task: usize) -> &[NodeId] {
+        match (self.start.get(task), self.start.get(task + 1)) {
+            (Some(&a), Some(&b)) => &self.hosts[a..b],
+            _ => &[],
+        }
+    }
+}
+
+/// The tasks the planner places for one ask group: exact (from input
+/// blocks) or synthesised from the asks; which of them the Session
+/// believes started.
+#[derive(Default)]
+struct Pool {
+    replicas: Arc<Replicas>,
+    started: Vec<bool>,
+}
+
+impl Pool {
+    fn len(&self) -> usize {
+        self.started.len()
+    }
+
+    /// Whether task `i` started (or does not exist).
+    fn started(&self, i: usize) -> bool {
+        self.started.get(i).is_none_or(|&s| s)
+    }
 }
 
 /// The asks of one application at one priority.
@@ -253,7 +305,7 @@ struct Group {
     missed: u32,
     /// Host and rack ask counts by interned name.
     counts: HashMap<u32, i32>,
-    pool: Vec<PoolTask>,
+    pool: Pool,
     /// Pool from `set_input_blocks` (kept across ask updates) rather than synthesised.
     exact: bool,
     /// Pool tasks before this index are all started.
@@ -309,11 +361,19 @@ pub struct Session {
     /// looks for a victim (queues only shrink between plans).
     steal_candidates: Vec<NodeId>,
     limits: Limits,
+    /// Who plans, and when a plan is installed.
+    planning: Planning,
+    /// A plan computed under [`Planning::Modelled`], installed at this time.
+    in_flight: Option<(i64, PlanResult)>,
 }
 
+mod background;
 mod events;
 mod heartbeat;
 mod planning;
+
+pub use background::{BackgroundPlanner, PlanStats};
+pub use planning::{PlanGarbage, PlanRequest, PlanResult, Planning};
 #[cfg(test)]
 mod tests;
 
@@ -339,6 +399,8 @@ impl Session {
             askers: Vec::new(),
             steal_candidates: Vec::new(),
             limits: Limits::default(),
+            planning: Planning::default(),
+            in_flight: None,
         }
     }
 

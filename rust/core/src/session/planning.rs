@@ -1,163 +1,260 @@
-//! Planning: pending tasks (exact or synthesised from the asks) become
-//! ordered per-node queues through the policy's planner.
+//! Planning, off the heartbeat. Three steps, each a function of its own so
+//! that every host runs the same code:
+//!
+//! 1. [`Session::plan_request`] copies what planning reads (nodes, asks,
+//!    shared exact replica lists) under the host's lock: O(nodes + asks),
+//!    not O(tasks).
+//! 2. [`PlanRequest::plan`] synthesises tasks from the asks, builds the
+//!    problem, runs the policy's planner and orders each node's queue. It
+//!    touches no Session: a host runs it on its planner thread.
+//! 3. [`Session::install_plan`] swaps the queues and synthesised pools in:
+//!    O(nodes + groups). What it replaces comes back as [`PlanGarbage`], to
+//!    be dropped outside the lock.
+//!
+//! Between plans the Session stays current by itself: a changed ask changes
+//! the counts that `valid` and the fallback read at once, a finished app's
+//! or started task's queue entries are dropped lazily at the queue head.
+//! [`Planning`] says who runs step 2 and when step 3 happens.
 
 use super::*;
 
+/// Who plans, and when the plan is installed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Planning {
+    /// Step 2 runs at once, on the heartbeat that finds the inputs changed,
+    /// and its result is installed `base_ms + per_million_tasks_ms * tasks
+    /// / 1e6` later in the host's time (the heartbeats' `now`). The
+    /// simulator's model of a planner thread: deterministic. With both 0
+    /// the plan is installed at once (tests, tools).
+    Modelled {
+        base_ms: f64,
+        per_million_tasks_ms: f64,
+    },
+    /// A host thread plans ([`super::BackgroundPlanner`]); heartbeats never do.
+    Background,
+}
+
+impl Default for Planning {
+    fn default() -> Self {
+        Planning::Modelled {
+            base_ms: 0.0,
+            per_million_tasks_ms: 0.0,
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+struct NodeSnap {
+    alive: bool,
+    rack: u32,
+    capacity: Resources,
+    speed: f64,
+    running: u32,
+}
+
+/// One ask group as planning sees it.
+struct GroupSnap {
+    app: AppId,
+    app_name: Arc<str>,
+    group: u32,
+    priority: i32,
+    any: i32,
+    counts: Vec<(u32, i32)>,
+    /// Exact replicas and the started marks at the snapshot.
+    exact: Option<(Arc<Replicas>, Vec<bool>)>,
+}
+
+/// What planning reads, copied from the Session (step 1).
+pub struct PlanRequest {
+    policy: PolicyKind,
+    cost: CostModel,
+    seed: u64,
+    limits: Limits,
+    planned: bool,
+    container: Resources,
+    nodes: Vec<NodeSnap>,
+    node_by_name: Vec<NodeId>,
+    /// Live applications in FIFO order, their groups in priority order.
+    groups: Vec<GroupSnap>,
+}
+
+/// A computed plan (step 2), ready to install.
+pub struct PlanResult {
+    /// New synthesised pools: (app, group, priority, replicas).
+    pools: Vec<(AppId, u32, i32, Arc<Replicas>)>,
+    /// Per node id, the ordered queue (nodes added since: none).
+    queues: Vec<VecDeque<Slot>>,
+    steal_candidates: Vec<NodeId>,
+    tasks: usize,
+}
+
+impl PlanResult {
+    /// Tasks placed.
+    pub fn tasks(&self) -> usize {
+        self.tasks
+    }
+}
+
+/// What an install replaced; drop it outside the host's lock (freeing a
+/// million-task plan takes milliseconds).
+#[derive(Default)]
+pub struct PlanGarbage {
+    _pools: Vec<Arc<Replicas>>,
+    _started: Vec<Vec<bool>>,
+    _queues: Vec<VecDeque<Slot>>,
+}
+
 impl Session {
-    /// Re-plans now if an event changed the inputs; heartbeats do this lazily.
+    /// Chooses how planning runs (default: at once, on the heartbeat).
+    pub fn set_planning(&mut self, planning: Planning) {
+        self.planning = planning;
+    }
+
+    /// Whether an event changed what planning reads since the last request.
+    pub fn wants_plan(&self) -> bool {
+        self.dirty
+    }
+
+    /// Plans and installs now if an event changed the inputs (tests and
+    /// tools; hosts plan through [`Planning`]).
     pub fn plan_if_dirty(&mut self) {
         if self.dirty {
-            self.replan();
+            self.in_flight = None;
+            let r = self.plan_request().plan();
+            drop(self.install_plan(r));
         }
     }
 
-    /// Rebuilds every node's queue from the policy's plan over all pending tasks.
-    pub(super) fn replan(&mut self) {
-        self.dirty = false;
-        for n in &mut self.nodes {
-            n.queue.clear();
+    /// [`Planning::Modelled`] at a heartbeat at `now_ms`: install a plan
+    /// whose time has come, start one if the inputs changed.
+    pub(super) fn drive_planning(&mut self, now_ms: i64) {
+        let Planning::Modelled {
+            base_ms,
+            per_million_tasks_ms,
+        } = self.planning
+        else {
+            return;
+        };
+        if self.in_flight.as_ref().is_some_and(|(at, _)| now_ms >= *at) {
+            if let Some((_, r)) = self.in_flight.take() {
+                drop(self.install_plan(r));
+            }
         }
-        self.queued_total = 0;
-        self.steal_candidates.clear();
-        // Synthesised pools follow the asks: n = ANY tasks, each host's count
-        // dealt round-robin over them so that every marginal matches.
-        let mut budget = self.limits.max_planned_tasks;
-        for &app in &self.app_order {
-            let a = &mut self.apps[app as usize];
-            for g in &mut a.groups {
-                g.first_free = 0;
-                if !g.exact {
-                    let cut = synthesize_pool(
-                        g,
-                        &self.node_by_name,
-                        &self.nodes,
-                        budget,
-                        self.limits.max_host_ask,
-                    );
-                    budget -= g.pool.len();
-                    if let Some(wanted) = cut {
-                        tracing::warn!(
-                            app = %a.name,
-                            priority = g.priority,
-                            wanted,
-                            planned = g.pool.len(),
-                            limit = self.limits.max_planned_tasks,
-                            "max-planned-tasks reached: the rest of the ask is served at heartbeats"
-                        );
+        if self.dirty && self.in_flight.is_none() {
+            let r = self.plan_request().plan();
+            let delay = base_ms + per_million_tasks_ms * r.tasks as f64 / 1e6;
+            if delay > 0.0 {
+                let at = now_ms.saturating_add(delay.ceil().min(i64::MAX as f64) as i64);
+                self.in_flight = Some((at, r));
+            } else {
+                drop(self.install_plan(r));
+            }
+        }
+    }
+
+    /// Step 1: copies what planning reads and marks the inputs clean.
+    pub fn plan_request(&mut self) -> PlanRequest {
+        self.dirty = false;
+        let planned = self.dynamic.planned;
+        let mut groups = Vec::new();
+        if planned {
+            for &app in &self.app_order {
+                let a = &mut self.apps[app as usize];
+                let app_name: Arc<str> = Arc::from(a.name.as_str());
+                for (gi, g) in a.groups.iter_mut().enumerate() {
+                    if g.exact {
+                        revive_exact(g, &self.nodes);
                     }
+                    groups.push(GroupSnap {
+                        app,
+                        app_name: app_name.clone(),
+                        group: gi as u32,
+                        priority: g.priority,
+                        any: g.any,
+                        counts: g.counts.iter().map(|(&k, &v)| (k, v)).collect(),
+                        exact: g
+                            .exact
+                            .then(|| (g.pool.replicas.clone(), g.pool.started.clone())),
+                    });
                 }
             }
         }
-        if !self.dynamic.planned {
-            return;
-        }
-        // Dense problem over live nodes.
-        let mut dense_of = vec![NONE; self.nodes.len()];
-        let mut live: Vec<NodeId> = Vec::new();
-        let mut rack_ids: HashMap<u32, u32> = HashMap::new();
-        let mut problem = Problem {
+        PlanRequest {
+            policy: self.cfg.policy,
             cost: self.cfg.cost,
-            ..Problem::default()
-        };
-        let container = self.typical_container();
-        for (i, n) in self.nodes.iter().enumerate() {
-            if !n.alive {
+            seed: self.cfg.seed,
+            limits: self.limits,
+            planned,
+            container: self.typical_container(),
+            nodes: self
+                .nodes
+                .iter()
+                .map(|n| NodeSnap {
+                    alive: n.alive,
+                    rack: n.rack,
+                    capacity: n.capacity,
+                    speed: n.speed,
+                    running: n.running,
+                })
+                .collect(),
+            node_by_name: if planned {
+                self.node_by_name.clone()
+            } else {
+                Vec::new()
+            },
+            groups,
+        }
+    }
+
+    /// Step 3: swaps the plan in. Groups that changed their pool kind or
+    /// left since the request keep theirs; slots name their group's
+    /// priority, so groups that moved still resolve.
+    pub fn install_plan(&mut self, r: PlanResult) -> PlanGarbage {
+        let mut garbage = PlanGarbage::default();
+        for (app, gi, priority, replicas) in r.pools {
+            let Some(a) = self.apps.get_mut(app as usize).filter(|a| a.alive) else {
+                continue;
+            };
+            let g = match a.groups.get_mut(gi as usize) {
+                Some(g) if g.priority == priority => g,
+                _ => match a.groups.iter_mut().find(|g| g.priority == priority) {
+                    Some(g) => g,
+                    None => continue,
+                },
+            };
+            if g.exact {
                 continue;
             }
-            dense_of[i] = live.len() as NodeId;
-            live.push(i as NodeId);
-            let slots = n.capacity.slots_of(&container);
-            let next = rack_ids.len() as u32;
-            problem
-                .node_rack
-                .push(*rack_ids.entry(n.rack).or_insert(next));
-            problem.node_speed.push(n.speed);
-            problem.node_slots.push(slots);
-            // Running containers count as one wave of work still to do.
-            problem
-                .node_load
-                .push(n.running as f64 / slots as f64 * self.cfg.cost.local / n.speed);
+            let started = vec![false; replicas.len()];
+            garbage
+                ._pools
+                .push(std::mem::replace(&mut g.pool.replicas, replicas));
+            garbage
+                ._started
+                .push(std::mem::replace(&mut g.pool.started, started));
+            g.first_free = 0;
         }
-        if live.is_empty() {
-            return;
+        for g in self
+            .apps
+            .iter_mut()
+            .filter(|a| a.alive)
+            .flat_map(|a| a.groups.iter_mut())
+        {
+            g.first_free = 0;
         }
-        let mut refs: Vec<(AppId, u32, u32)> = Vec::new();
-        let mut rows: Vec<Vec<NodeId>> = Vec::new();
-        for &app in &self.app_order {
-            for g in &mut self.apps[app as usize].groups {
-                if g.exact {
-                    revive_exact(g, &self.nodes);
-                }
+        let mut queues = r.queues.into_iter();
+        self.queued_total = 0;
+        for n in &mut self.nodes {
+            let mut q = queues.next().unwrap_or_default();
+            if !n.alive {
+                q.clear();
             }
-            for (gi, g) in self.apps[app as usize].groups.iter().enumerate() {
-                // Asks with no location (reducers) have nothing to place: the
-                // fallback serves them once a node's planned work is done.
-                if !g.exact && g.counts.is_empty() {
-                    continue;
-                }
-                let pending = g.pool.iter().enumerate().filter(|(_, t)| !t.started);
-                for (ti, t) in pending.take(g.any.max(0) as usize) {
-                    refs.push((app, gi as u32, ti as u32));
-                    rows.push(
-                        t.replicas
-                            .iter()
-                            .map(|&r| dense_of[r as usize])
-                            .filter(|&d| d != NONE)
-                            .collect(),
-                    );
-                }
-            }
+            self.queued_total += q.len();
+            garbage._queues.push(std::mem::replace(&mut n.queue, q));
         }
-        if refs.is_empty() {
-            return;
-        }
-        problem.task_size = vec![1.0; refs.len()];
-        problem.graph = Bipartite::new(live.len(), Csr::from_rows(rows));
-        let Some(planner) = self.cfg.policy.planner() else {
-            return;
-        };
-        let assignment = planner.plan(&problem, self.cfg.seed);
-        // FIFO across applications, then the planner's own order on the node.
-        let rank: HashMap<AppId, usize> = self
-            .app_order
-            .iter()
-            .enumerate()
-            .map(|(i, &a)| (a, i))
-            .collect();
-        for (d, &node) in live.iter().enumerate() {
-            let mut slots: Vec<(usize, usize, Slot)> = assignment
-                .queues
-                .row(d)
-                .iter()
-                .enumerate()
-                .map(|(pos, &t)| {
-                    let (app, group, task) = refs[t as usize];
-                    let slot = Slot {
-                        app,
-                        group,
-                        task,
-                        locality: problem.locality(t, d as NodeId),
-                    };
-                    (rank[&app], pos, slot)
-                })
-                .collect();
-            slots.sort_by_key(|&(r, pos, _)| (r, pos));
-            self.queued_total += slots.len();
-            self.steal_candidates.push(node);
-            self.nodes[node as usize]
-                .queue
-                .extend(slots.into_iter().map(|(_, _, s)| s));
-        }
-        let nodes = &self.nodes;
-        self.steal_candidates
-            .sort_by_key(|&n| (std::cmp::Reverse(nodes[n as usize].queue.len()), n));
-        self.steal_candidates.truncate(STEAL_CANDIDATES);
-        tracing::debug!(
-            policy = %self.cfg.policy,
-            tasks = refs.len(),
-            nodes = live.len(),
-            "re-planned"
-        );
+        self.steal_candidates = r.steal_candidates;
+        tracing::debug!(policy = %self.cfg.policy, tasks = r.tasks, "plan installed");
+        garbage
     }
 
     /// The container size most asks use, to turn node capacity into slots.
@@ -170,23 +267,176 @@ impl Session {
     }
 }
 
+impl PlanRequest {
+    /// Step 2: the plan over every pending task. Touches no Session.
+    pub fn plan(&self) -> PlanResult {
+        let mut result = PlanResult {
+            pools: Vec::new(),
+            queues: Vec::new(),
+            steal_candidates: Vec::new(),
+            tasks: 0,
+        };
+        if !self.planned {
+            return result;
+        }
+        // Synthesised pools follow the asks: n = ANY tasks, each host's count
+        // dealt round-robin over them so that every marginal matches.
+        let mut budget = self.limits.max_planned_tasks;
+        let mut pools: Vec<Arc<Replicas>> = Vec::with_capacity(self.groups.len());
+        for g in &self.groups {
+            let replicas = match &g.exact {
+                Some((replicas, _)) => replicas.clone(),
+                None => {
+                    let (replicas, cut) = synthesize_pool(g, self, budget);
+                    budget -= replicas.len();
+                    if let Some(wanted) = cut {
+                        tracing::warn!(
+                            app = %g.app_name,
+                            priority = g.priority,
+                            wanted,
+                            planned = replicas.len(),
+                            limit = self.limits.max_planned_tasks,
+                            "max-planned-tasks reached: the rest of the ask is served at heartbeats"
+                        );
+                    }
+                    let replicas = Arc::new(replicas);
+                    result
+                        .pools
+                        .push((g.app, g.group, g.priority, replicas.clone()));
+                    replicas
+                }
+            };
+            pools.push(replicas);
+        }
+        // Dense problem over live nodes.
+        let mut dense_of = vec![NONE; self.nodes.len()];
+        let mut live: Vec<NodeId> = Vec::new();
+        let mut rack_ids: HashMap<u32, u32> = HashMap::new();
+        let mut problem = Problem {
+            cost: self.cost,
+            ..Problem::default()
+        };
+        for (i, n) in self.nodes.iter().enumerate() {
+            if !n.alive {
+                continue;
+            }
+            dense_of[i] = live.len() as NodeId;
+            live.push(i as NodeId);
+            let slots = n.capacity.slots_of(&self.container);
+            let next = rack_ids.len() as u32;
+            problem
+                .node_rack
+                .push(*rack_ids.entry(n.rack).or_insert(next));
+            problem.node_speed.push(n.speed);
+            problem.node_slots.push(slots);
+            // Running containers count as one wave of work still to do.
+            problem
+                .node_load
+                .push(n.running as f64 / slots as f64 * self.cost.local / n.speed);
+        }
+        if live.is_empty() {
+            return result;
+        }
+        let mut refs: Vec<(u32, u32)> = Vec::new();
+        let mut rows: Vec<Vec<NodeId>> = Vec::new();
+        for (k, g) in self.groups.iter().enumerate() {
+            // Asks with no location (reducers) have nothing to place: the
+            // fallback serves them once a node's planned work is done.
+            if g.exact.is_none() && g.counts.is_empty() {
+                continue;
+            }
+            let replicas = &pools[k];
+            let started = g.exact.as_ref().map(|(_, s)| s.as_slice());
+            let pending = (0..replicas.len())
+                .filter(|&t| started.is_none_or(|s| !s.get(t).copied().unwrap_or(true)));
+            for t in pending.take(g.any.max(0) as usize) {
+                refs.push((k as u32, t as u32));
+                rows.push(
+                    replicas
+                        .of(t)
+                        .iter()
+                        .map(|&r| dense_of[r as usize])
+                        .filter(|&d| d != NONE)
+                        .collect(),
+                );
+            }
+        }
+        result.queues = vec![VecDeque::new(); self.nodes.len()];
+        if refs.is_empty() {
+            return result;
+        }
+        problem.task_size = vec![1.0; refs.len()];
+        problem.graph = Bipartite::new(live.len(), Csr::from_rows(rows));
+        let Some(planner) = self.policy.planner() else {
+            return result;
+        };
+        let assignment = planner.plan(&problem, self.seed);
+        // FIFO across applications (groups come in FIFO order), then the
+        // planner's own order on the node.
+        let mut rank: HashMap<AppId, usize> = HashMap::new();
+        for g in &self.groups {
+            let next = rank.len();
+            rank.entry(g.app).or_insert(next);
+        }
+        for (d, &node) in live.iter().enumerate() {
+            let mut slots: Vec<(usize, usize, Slot)> = assignment
+                .queues
+                .row(d)
+                .iter()
+                .enumerate()
+                .map(|(pos, &t)| {
+                    let (k, task) = refs[t as usize];
+                    let g = &self.groups[k as usize];
+                    let slot = Slot {
+                        app: g.app,
+                        group: g.group,
+                        priority: g.priority,
+                        task,
+                        locality: problem.locality(t, d as NodeId),
+                    };
+                    (rank[&g.app], pos, slot)
+                })
+                .collect();
+            slots.sort_by_key(|&(r, pos, _)| (r, pos));
+            result.steal_candidates.push(node);
+            result.queues[node as usize].extend(slots.into_iter().map(|(_, _, s)| s));
+        }
+        let queues = &result.queues;
+        result
+            .steal_candidates
+            .sort_by_key(|&n| (std::cmp::Reverse(queues[n as usize].len()), n));
+        result.steal_candidates.truncate(STEAL_CANDIDATES);
+        result.tasks = refs.len();
+        tracing::debug!(
+            policy = %self.policy,
+            tasks = refs.len(),
+            nodes = live.len(),
+            "planned"
+        );
+        result
+    }
+}
+
 /// The AM, not the RM, picks which task runs in a container, so an exact
 /// pool's `started` marks are guesses. The asks are the truth: while fewer
 /// tasks look pending than the AM asks for, un-mark started tasks that the
 /// asks still cover (every live replica host still asked for), oldest first.
 fn revive_exact(g: &mut Group, nodes: &[NodeState]) {
     let want = g.any.max(0) as usize;
-    let mut pending = g.pool.iter().filter(|t| !t.started).count();
+    let mut pending = g.pool.started.iter().filter(|&&s| !s).count();
     if pending >= want {
         return;
     }
-    for t in g.pool.iter_mut().filter(|t| t.started) {
-        let covered = t.replicas.iter().all(|&r| {
+    for t in 0..g.pool.len() {
+        if !g.pool.started[t] {
+            continue;
+        }
+        let covered = g.pool.replicas.of(t).iter().all(|&r| {
             let n = &nodes[r as usize];
             !n.alive || g.counts.get(&n.name).copied().unwrap_or(0) > 0
         });
         if covered {
-            t.started = false;
+            g.pool.started[t] = false;
             pending += 1;
             if pending == want {
                 return;
@@ -198,61 +448,74 @@ fn revive_exact(g: &mut Group, nodes: &[NodeState]) {
 /// Most host asks dealt to one synthesised task (HDFS keeps 3 replicas).
 const MAX_HOSTS_PER_TASK: usize = 16;
 
-/// Rebuilds a synthesised pool from the asks: the host counts dealt
-/// round-robin over the ANY count, so that every marginal matches. Only tasks
-/// that some host asks for are kept (min(ANY, sum of host counts), at most
-/// `budget`); the rest can run anywhere and stay a count (`g.any`). Returns
-/// the wanted size when `budget` (or memory) cut the pool short.
-fn synthesize_pool(
-    g: &mut Group,
-    node_by_name: &[NodeId],
-    nodes: &[NodeState],
-    budget: usize,
-    max_host_ask: u32,
-) -> Option<usize> {
+/// A synthesised pool from the asks: the host counts dealt round-robin over
+/// the ANY count, so that every marginal matches. Only tasks that some host
+/// asks for are kept (min(ANY, sum of host counts), at most `budget`); the
+/// rest can run anywhere and stay a count (`any`). Also returns the wanted
+/// size when `budget` (or memory) cut the pool short.
+fn synthesize_pool(g: &GroupSnap, req: &PlanRequest, budget: usize) -> (Replicas, Option<usize>) {
     let n = g.any.max(0) as usize;
-    g.pool.clear();
+    let max_host_ask = req.limits.max_host_ask.min(i32::MAX as u32) as i32;
     let mut hosts: Vec<(NodeId, usize)> = g
         .counts
         .iter()
-        .filter_map(|(&name, &c)| {
-            let id = *node_by_name.get(name as usize)?;
-            let c = c.clamp(0, max_host_ask.min(i32::MAX as u32) as i32) as usize;
-            (id != NONE && nodes[id as usize].alive).then_some((id, c))
+        .filter_map(|&(name, c)| {
+            let id = *req.node_by_name.get(name as usize)?;
+            let c = c.clamp(0, max_host_ask) as usize;
+            (id != NONE && req.nodes[id as usize].alive).then_some((id, c))
         })
         .collect();
     hosts.sort_unstable();
     let asked: usize = hosts.iter().map(|&(_, c)| c.min(n)).sum();
     let wanted = n.min(asked);
     let mut size = wanted.min(budget);
-    if g.pool.try_reserve_exact(size).is_err() {
+    let mut start: Vec<usize> = Vec::new();
+    if start.try_reserve_exact(size + 1).is_err() {
         size = 0;
     }
-    g.pool.extend((0..size).map(|_| PoolTask {
-        replicas: Vec::new(),
-        started: false,
-    }));
     let cut = (size < wanted).then_some(wanted);
-    if n == 0 || size == 0 {
-        return cut;
+    if size == 0 {
+        return (Replicas::default(), cut);
     }
     // Host h takes tasks k..k+c (mod n); c <= n, so that is at most two
     // ranges, and only indices below `size` exist. Replica entries are
-    // capped too: a host count far above ANY is an AM's mistake.
-    let mut entries = size.saturating_mul(MAX_HOSTS_PER_TASK);
-    let mut k = 0;
-    for (id, c) in hosts {
-        let c = c.min(n);
-        let first = k..(k + c).min(n).min(size);
-        let wrapped = 0..(k + c).saturating_sub(n).min(size);
-        for i in first.chain(wrapped) {
-            if entries == 0 {
-                return cut;
+    // capped too: a host count far above ANY is an AM's mistake. Two
+    // passes: count each task's hosts, then fill.
+    let deal = |visit: &mut dyn FnMut(usize, NodeId)| {
+        let mut entries = size.saturating_mul(MAX_HOSTS_PER_TASK);
+        let mut k = 0;
+        for &(id, c) in &hosts {
+            let c = c.min(n);
+            let first = k..(k + c).min(n).min(size);
+            let wrapped = 0..(k + c).saturating_sub(n).min(size);
+            for i in first.chain(wrapped) {
+                if entries == 0 {
+                    return;
+                }
+                entries -= 1;
+                visit(i, id);
             }
-            entries -= 1;
-            g.pool[i].replicas.push(id);
+            k = (k + c) % n;
         }
-        k = (k + c) % n;
+    };
+    let mut degree = vec![0usize; size];
+    deal(&mut |i, _| degree[i] += 1);
+    start.push(0);
+    for d in &degree {
+        start.push(start.last().copied().unwrap_or(0) + d);
     }
-    cut
+    let total = start.last().copied().unwrap_or(0);
+    let mut hosts_flat = vec![0 as NodeId; total];
+    let mut fill: Vec<usize> = start[..size].to_vec();
+    deal(&mut |i, id| {
+        hosts_flat[fill[i]] = id;
+        fill[i] += 1;
+    });
+    (
+        Replicas {
+            start,
+            hosts: hosts_flat,
+        },
+        cut,
+    )
 }

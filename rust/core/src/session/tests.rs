@@ -429,8 +429,8 @@ fn synthesised_pool_matches_the_marginals() {
     let g = &s.apps[app as usize].groups[0];
     assert_eq!(g.pool.len(), 3);
     let mut per_host = [0; 3];
-    for t in &g.pool {
-        for &r in &t.replicas {
+    for t in 0..g.pool.len() {
+        for &r in g.pool.replicas.of(t) {
             per_host[r as usize] += 1;
         }
     }

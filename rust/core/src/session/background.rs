@@ -1,0 +1,145 @@
+//! The planner thread of a host that shares a Session behind a mutex (the
+//! JNI core). It takes the lock only to copy the inputs
+//! ([`Session::plan_request`]) and to swap the result in
+//! ([`Session::install_plan`]); the plan itself runs unlocked, so no
+//! heartbeat waits for it. What an install replaced is freed unlocked too.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use super::{PlanRequest, PlanResult, Planning, Session};
+
+/// What the planner thread has done, for logs and benchmarks.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PlanStats {
+    /// Plans installed.
+    pub plans: u64,
+    /// Tasks placed by the last plan.
+    pub last_tasks: u64,
+    /// Wall time of the last plan (step 2), in milliseconds.
+    pub last_ms: f64,
+    /// Longest plan so far, in milliseconds.
+    pub max_ms: f64,
+    /// Longest time the lock was held to copy or install, in microseconds.
+    pub max_locked_us: f64,
+    /// The last planner panic, if any (the thread carries on).
+    pub last_error: Option<String>,
+}
+
+/// A plan function: the policy's own ([`PlanRequest::plan`]), or a test's.
+pub type PlanFn = Box<dyn Fn(&PlanRequest) -> PlanResult + Send>;
+
+/// Owns the planner thread; dropping it stops the thread after the plan in
+/// hand (without waiting for it).
+pub struct BackgroundPlanner {
+    stop: Arc<AtomicBool>,
+    stats: Arc<Mutex<PlanStats>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl BackgroundPlanner {
+    /// Puts the Session behind `shared` (reached through `session`) into
+    /// [`Planning::Background`] and starts the thread. It looks for changed
+    /// inputs every `poll`.
+    pub fn spawn<T: Send + 'static>(
+        shared: Arc<Mutex<T>>,
+        session: fn(&mut T) -> &mut Session,
+        poll: Duration,
+        plan: Option<PlanFn>,
+    ) -> std::io::Result<BackgroundPlanner> {
+        session(&mut shared.lock().unwrap_or_else(PoisonError::into_inner))
+            .set_planning(Planning::Background);
+        let stop = Arc::new(AtomicBool::new(false));
+        let stats = Arc::new(Mutex::new(PlanStats::default()));
+        let plan = plan.unwrap_or_else(|| Box::new(|r: &PlanRequest| r.plan()));
+        let thread = std::thread::Builder::new()
+            .name("spindle-planner".into())
+            .spawn({
+                let (stop, stats) = (stop.clone(), stats.clone());
+                move || run(&shared, session, poll, &plan, &stop, &stats)
+            })?;
+        Ok(BackgroundPlanner {
+            stop,
+            stats,
+            thread: Some(thread),
+        })
+    }
+
+    pub fn stats(&self) -> PlanStats {
+        self.stats
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+}
+
+impl Drop for BackgroundPlanner {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        // Detached: a plan in hand may take seconds; the thread exits after it.
+        drop(self.thread.take());
+    }
+}
+
+fn run<T>(
+    shared: &Mutex<T>,
+    session: fn(&mut T) -> &mut Session,
+    poll: Duration,
+    plan: &PlanFn,
+    stop: &AtomicBool,
+    stats: &Mutex<PlanStats>,
+) {
+    let lock = || shared.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut max_locked = Duration::ZERO;
+    while !stop.load(Ordering::Relaxed) {
+        let t0 = Instant::now();
+        let request = {
+            let mut guard = lock();
+            let s = session(&mut guard);
+            s.wants_plan().then(|| s.plan_request())
+        };
+        let Some(request) = request else {
+            std::thread::sleep(poll);
+            continue;
+        };
+        max_locked = max_locked.max(t0.elapsed());
+        let t1 = Instant::now();
+        let result = catch_unwind(AssertUnwindSafe(|| plan(&request)));
+        let plan_time = t1.elapsed();
+        drop(request);
+        let result = match result {
+            Ok(r) => r,
+            Err(payload) => {
+                let msg = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "a panic".into());
+                tracing::error!(error = %msg, "the spindle planner failed; heartbeats go on with the last plan");
+                stats
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .last_error = Some(msg);
+                std::thread::sleep(poll);
+                continue;
+            }
+        };
+        let tasks = result.tasks() as u64;
+        let t2 = Instant::now();
+        let garbage = {
+            let mut guard = lock();
+            session(&mut guard).install_plan(result)
+        };
+        max_locked = max_locked.max(t2.elapsed());
+        drop(garbage);
+        let mut st = stats.lock().unwrap_or_else(PoisonError::into_inner);
+        st.plans += 1;
+        st.last_tasks = tasks;
+        st.last_ms = plan_time.as_secs_f64() * 1e3;
+        st.max_ms = st.max_ms.max(st.last_ms);
+        st.max_locked_us = max_locked.as_secs_f64() * 1e6;
+    }
+}

@@ -1,0 +1,150 @@
+//! Planning off the heartbeat (issue 11 B): with a planner thread, no
+//! heartbeat waits for a plan, and a plan is swapped in once it is done.
+
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use spindle_core::session::{BackgroundPlanner, PlanRequest, Planning, ANY};
+use spindle_core::{Locality, PolicyKind, Resources, Session, SessionConfig};
+
+fn cap() -> Resources {
+    Resources::new(1024, 1)
+}
+
+/// Two nodes, one app asking for 4 containers on h1 and 4 anywhere.
+fn cluster() -> (Session, u32, u32, u32) {
+    let mut s = Session::new(SessionConfig {
+        policy: PolicyKind::Asm1Comm,
+        ..SessionConfig::default()
+    });
+    let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let h2 = s.add_node("h2", "/r2", cap(), 1.0).unwrap();
+    let app = s.add_app("app", 1.0, 0).unwrap();
+    s.update_ask(app, 20, "h1", 4, cap(), true).unwrap();
+    s.update_ask(app, 20, "/r1", 4, cap(), true).unwrap();
+    s.update_ask(app, 20, ANY, 8, cap(), true).unwrap();
+    (s, h1, h2, app)
+}
+
+/// Waits (bounded) until `f` holds.
+fn eventually(what: &str, mut f: impl FnMut() -> bool) {
+    let t0 = Instant::now();
+    while !f() {
+        assert!(t0.elapsed() < Duration::from_secs(60), "{what}: never");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+#[test]
+fn no_heartbeat_waits_for_a_plan_in_flight() {
+    let (s, h1, _h2, app) = cluster();
+    let shared = Arc::new(Mutex::new(s));
+    // The planner blocks until the test lets it go: a plan that takes "for
+    // ever". Heartbeats meanwhile must return, served by the fallback.
+    let (started_tx, started_rx) = mpsc::channel::<()>();
+    let (go_tx, go_rx) = mpsc::channel::<()>();
+    let go_rx = Mutex::new(go_rx);
+    let started_tx = Mutex::new(started_tx);
+    let planner = BackgroundPlanner::spawn(
+        shared.clone(),
+        |s| s,
+        Duration::from_millis(1),
+        Some(Box::new(move |r: &PlanRequest| {
+            let _ = started_tx.lock().unwrap().send(());
+            let _ = go_rx.lock().unwrap().recv();
+            r.plan()
+        })),
+    )
+    .unwrap();
+    started_rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the planner starts on the first change");
+    let mut out = Vec::new();
+    let mut granted = Vec::new();
+    for now in 0..100 {
+        let mut s = shared.lock().unwrap();
+        s.node_heartbeat(h1, cap(), now, &mut out).unwrap();
+        granted.extend(out.iter().map(|g| (g.app, g.locality, g.count)));
+        for _ in 0..out.iter().map(|g| g.count).sum::<u32>() {
+            s.container_finished(h1).unwrap();
+        }
+    }
+    assert_eq!(planner.stats().plans, 0, "the plan is still in flight");
+    // The fallback served h1's local asks while the planner slept.
+    assert_eq!(granted[0], (app, Locality::Node, 1));
+    assert_eq!(granted.len(), 8, "h1 got the whole ANY count meanwhile");
+    // A change while the plan is in flight is picked up by the next one.
+    shared
+        .lock()
+        .unwrap()
+        .update_ask(app, 20, ANY, 12, cap(), true)
+        .unwrap();
+    shared
+        .lock()
+        .unwrap()
+        .update_ask(app, 20, "h2", 4, cap(), true)
+        .unwrap();
+    go_tx.send(()).unwrap();
+    eventually("the first plan installed", || planner.stats().plans >= 1);
+    started_rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("a second plan for the change made meanwhile");
+    go_tx.send(()).unwrap();
+    eventually("the second plan installed", || planner.stats().plans >= 2);
+    let s = shared.lock().unwrap();
+    // asm1-comm balances h2's four tasks over both nodes.
+    assert_eq!(s.queued(), vec![2, 2], "the new plan is in the queues");
+    assert!(!s.wants_plan());
+    drop(s);
+    let st = planner.stats();
+    assert_eq!(st.last_tasks, 4);
+    assert_eq!(st.last_error, None);
+}
+
+#[test]
+fn a_panicking_planner_leaves_heartbeats_working() {
+    let (s, h1, _h2, _app) = cluster();
+    let shared = Arc::new(Mutex::new(s));
+    let planner = BackgroundPlanner::spawn(
+        shared.clone(),
+        |s| s,
+        Duration::from_millis(1),
+        Some(Box::new(|_: &PlanRequest| panic!("planner bug"))),
+    )
+    .unwrap();
+    eventually("the panic recorded", || {
+        planner.stats().last_error.is_some()
+    });
+    assert_eq!(planner.stats().last_error.as_deref(), Some("planner bug"));
+    let mut out = Vec::new();
+    shared
+        .lock()
+        .unwrap()
+        .node_heartbeat(h1, cap(), 0, &mut out)
+        .unwrap();
+    assert_eq!(out.len(), 1, "the fallback still grants");
+}
+
+/// The simulator's model of the thread: a plan started at a heartbeat is
+/// used from `base_ms` later in the heartbeats' time, deterministically.
+#[test]
+fn a_modelled_planning_delay_installs_the_plan_later() {
+    let (mut s, _h1, h2, app) = cluster();
+    s.set_planning(Planning::Modelled {
+        base_ms: 500.0,
+        per_million_tasks_ms: 0.0,
+    });
+    s.update_ask(app, 20, "h2", 4, cap(), true).unwrap();
+    let mut out = Vec::new();
+    // t = 0: the plan starts; h2's queue is not there yet, the fallback serves.
+    s.node_heartbeat(h2, Resources::new(0, 0), 0, &mut out)
+        .unwrap();
+    assert_eq!(s.queued(), vec![0, 0]);
+    s.node_heartbeat(h2, Resources::new(0, 0), 499, &mut out)
+        .unwrap();
+    assert_eq!(s.queued(), vec![0, 0]);
+    s.node_heartbeat(h2, Resources::new(0, 0), 500, &mut out)
+        .unwrap();
+    assert_eq!(s.queued().iter().sum::<usize>(), 8);
+}
