@@ -28,12 +28,20 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Condvar, Mutex, Once, PoisonError};
 use std::time::Duration;
 
-use jni::sys::{jboolean, jclass, jdouble, jint, jintArray, jlong, jobjectArray, jstring, JNIEnv};
+use jni::sys::{
+    jboolean, jclass, jdouble, jdoubleArray, jint, jintArray, jlong, jobjectArray, jstring, JNIEnv,
+};
 use spindle_core::policy::delay::LocalityDelay;
+use spindle_core::session::BackgroundPlanner;
 use spindle_core::{CostModel, Grant, Locality, PolicyKind, Resources, Session, SessionConfig};
 use spindle_hadoop::split_reader::{ReaderOptions, SplitJob, SplitReader};
 
 type Env = *mut JNIEnv;
+
+/// How often the planner thread looks for changed inputs: a changed ask is
+/// in the plan within this plus one plan's time (it shows in grants at once
+/// through the counts the heartbeat reads).
+const PLANNER_POLL: Duration = Duration::from_millis(10);
 
 struct Core {
     session: Session,
@@ -46,6 +54,9 @@ struct Core {
 /// from its own thread (started on first use).
 struct Handle {
     core: Arc<Mutex<Core>>,
+    /// The planner thread (with background planning): it takes the lock to
+    /// copy the inputs and to swap a plan in, never while it plans.
+    planner: Option<BackgroundPlanner>,
     reader: Mutex<Option<SplitReader>>,
     reports: Arc<Reports>,
 }
@@ -215,6 +226,7 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeCreate(
     seed: jlong,
     node_locality_delay: jint,
     rack_locality_additional_delay: jint,
+    background_planning: jboolean,
 ) -> jlong {
     quiet_panics();
     guard(env, || {
@@ -245,12 +257,21 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeCreate(
                 rack_locality_additional_delay,
             },
         });
+        let core = Arc::new(Mutex::new(Core {
+            session,
+            grants: Vec::with_capacity(64),
+            overflow: Vec::new(),
+        }));
+        let planner = if background_planning {
+            let p = BackgroundPlanner::spawn(core.clone(), |c| &mut c.session, PLANNER_POLL, None)
+                .map_err(|e| Fault::Internal(format!("could not start the planner thread: {e}")))?;
+            Some(p)
+        } else {
+            None
+        };
         let handle = Box::new(Handle {
-            core: Arc::new(Mutex::new(Core {
-                session,
-                grants: Vec::with_capacity(64),
-                overflow: Vec::new(),
-            })),
+            core,
+            planner,
             reader: Mutex::new(None),
             reports: Arc::new(Reports::default()),
         });
@@ -501,6 +522,42 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeHeartbeat(
             overflow.extend_from_slice(&grants[written..]);
             Ok(grants.len() as jint)
         })
+    })
+}
+
+/// The planner thread's figures into `out` (up to 7 doubles): plans
+/// installed, tasks of the last plan, its time in ms, the longest plan in
+/// ms, the longest lock hold in us, the longest copy and install in us. Returns how many were written (0 without
+/// background planning).
+#[no_mangle]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativePlanStats(
+    env: Env,
+    _: jclass,
+    handle: jlong,
+    out: jdoubleArray,
+) -> jint {
+    guard(env, || {
+        if out.is_null() {
+            return Err(Fault::BadInput("plan stats buffer is null".into()));
+        }
+        let h = handle_ref(handle)?;
+        let Some(p) = &h.planner else {
+            return Ok(0);
+        };
+        let st = p.stats();
+        let v = [
+            st.plans as f64,
+            st.last_tasks as f64,
+            st.last_ms,
+            st.max_ms,
+            st.max_locked_us,
+            st.max_copy_us,
+            st.max_install_us,
+        ];
+        let api = &(**env).v1_2;
+        let n = ((api.GetArrayLength)(env, out).max(0) as usize).min(v.len());
+        (api.SetDoubleArrayRegion)(env, out, 0, n as jint, v.as_ptr());
+        Ok(n as jint)
     })
 }
 

@@ -25,6 +25,9 @@ pub struct PlanStats {
     pub max_ms: f64,
     /// Longest time the lock was held to copy or install, in microseconds.
     pub max_locked_us: f64,
+    /// Of which: the longest copy (step 1) and the longest install (step 3).
+    pub max_copy_us: f64,
+    pub max_install_us: f64,
     /// The last planner panic, if any (the thread carries on).
     pub last_error: Option<String>,
 }
@@ -93,7 +96,7 @@ fn run<T>(
     stats: &Mutex<PlanStats>,
 ) {
     let lock = || shared.lock().unwrap_or_else(PoisonError::into_inner);
-    let mut max_locked = Duration::ZERO;
+    let (mut max_copy, mut max_install) = (Duration::ZERO, Duration::ZERO);
     while !stop.load(Ordering::Relaxed) {
         let t0 = Instant::now();
         let request = {
@@ -105,7 +108,7 @@ fn run<T>(
             std::thread::sleep(poll);
             continue;
         };
-        max_locked = max_locked.max(t0.elapsed());
+        max_copy = max_copy.max(t0.elapsed());
         let t1 = Instant::now();
         let result = catch_unwind(AssertUnwindSafe(|| plan(&request)));
         let plan_time = t1.elapsed();
@@ -133,13 +136,15 @@ fn run<T>(
             let mut guard = lock();
             session(&mut guard).install_plan(result)
         };
-        max_locked = max_locked.max(t2.elapsed());
+        max_install = max_install.max(t2.elapsed());
         drop(garbage);
         let mut st = stats.lock().unwrap_or_else(PoisonError::into_inner);
         st.plans += 1;
         st.last_tasks = tasks;
         st.last_ms = plan_time.as_secs_f64() * 1e3;
         st.max_ms = st.max_ms.max(st.last_ms);
-        st.max_locked_us = max_locked.as_secs_f64() * 1e6;
+        st.max_copy_us = max_copy.as_secs_f64() * 1e6;
+        st.max_install_us = max_install.as_secs_f64() * 1e6;
+        st.max_locked_us = st.max_copy_us.max(st.max_install_us);
     }
 }

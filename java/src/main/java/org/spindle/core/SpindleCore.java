@@ -28,6 +28,11 @@ public final class SpindleCore implements Core {
     public long seed = 1;
     public int nodeLocalityDelay = 40;
     public int rackLocalityAdditionalDelay = -1;
+    /**
+     * Plan on a thread owned by the core (heartbeats never wait for a plan). False: plan on the
+     * first heartbeat after a change, deterministically (replay tests).
+     */
+    public boolean backgroundPlanning = true;
   }
 
   private static volatile boolean loaded;
@@ -54,7 +59,8 @@ public final class SpindleCore implements Core {
   public SpindleCore(Config config) {
     load(System.getProperty("spindle.library.path"));
     handle = nativeCreate(config.policy, config.costLocal, config.costRemote, config.remoteGrowth,
-        config.seed, config.nodeLocalityDelay, config.rackLocalityAdditionalDelay);
+        config.seed, config.nodeLocalityDelay, config.rackLocalityAdditionalDelay,
+        config.backgroundPlanning);
   }
 
   private long open() {
@@ -194,6 +200,22 @@ public final class SpindleCore implements Core {
     }
   }
 
+  /**
+   * The planner thread's figures: plans installed, tasks of the last plan, its time in ms, the
+   * longest plan in ms, the longest time it held the core's lock in us (then the longest copy of
+   * the inputs and the longest install, in us). Empty without background planning.
+   */
+  public double[] planStats() {
+    lock.readLock().lock();
+    try {
+      double[] out = new double[7];
+      int n = nativePlanStats(open(), out);
+      return java.util.Arrays.copyOf(out, n);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
   /** Makes the core panic internally (tests of the failure path only). */
   public void panicForTest() {
     lock.readLock().lock();
@@ -218,7 +240,10 @@ public final class SpindleCore implements Core {
   }
 
   private static native long nativeCreate(String policy, double costLocal, double costRemote,
-      double remoteGrowth, long seed, int nodeLocalityDelay, int rackLocalityAdditionalDelay);
+      double remoteGrowth, long seed, int nodeLocalityDelay, int rackLocalityAdditionalDelay,
+      boolean backgroundPlanning);
+
+  private static native int nativePlanStats(long handle, double[] out);
 
   private static native void nativeDestroy(long handle);
 
