@@ -198,7 +198,7 @@ impl Session {
                         relax: true,
                         any: 0,
                         missed: 0,
-                        counts: HashMap::new(),
+                        counts: Counts::default(),
                         pool: Pool::default(),
                         exact: false,
                         first_free: 0,

@@ -253,15 +253,17 @@ impl Session {
         let me = &self.nodes[node as usize];
         let queue = &self.nodes[victim as usize].queue;
         // Widely replicated tasks sit at the back of a queue: look there first.
-        let pos = (0..queue.len()).rev().find_map(|i| {
-            let s = self.resolve(&Slot {
-                locality: Locality::Node,
-                ..queue[i]
-            })?;
-            let g = &self.apps[s.app as usize].groups[s.group as usize];
-            let local = g.pool.replicas.of(s.task as usize).contains(&node);
-            (local && self.valid(me, &s) && free.fits(&self.capability(&s))).then_some((i, s))
-        });
+        let pos = (queue.len().saturating_sub(STEAL_SCAN)..queue.len())
+            .rev()
+            .find_map(|i| {
+                let s = self.resolve(&Slot {
+                    locality: Locality::Node,
+                    ..queue[i]
+                })?;
+                let g = &self.apps[s.app as usize].groups[s.group as usize];
+                let local = g.pool.replicas.of(s.task as usize).contains(&node);
+                (local && self.valid(me, &s) && free.fits(&self.capability(&s))).then_some((i, s))
+            });
         let (pos, s) = pos?;
         self.nodes[victim as usize].queue.remove(pos)?;
         self.queued_total -= 1;
@@ -279,7 +281,7 @@ impl Session {
         let askers = &mut self.askers;
         let mut became_empty = false;
         let emptied = &mut became_empty;
-        let mut dec = |counts: &mut HashMap<u32, i32>, name: u32| {
+        let mut dec = |counts: &mut Counts, name: u32| {
             if let Some(c) = counts.get_mut(&name) {
                 *c -= 1;
                 if *c <= 0 {

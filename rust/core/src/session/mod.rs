@@ -16,6 +16,7 @@
 //! asks through interned integer ids.
 
 use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use thiserror::Error;
@@ -32,6 +33,10 @@ pub type AppId = u32;
 /// How many of the longest queues a stealing node looks at (bounds the
 /// heartbeat's cost on large clusters; queues only shrink between plans).
 const STEAL_CANDIDATES: usize = 64;
+
+/// How many entries at the back of the victim's queue a stealing node looks
+/// at (bounds the heartbeat; widely replicated tasks sit at the back).
+const STEAL_SCAN: usize = 64;
 
 /// The resource name of an ask at any location (`ResourceRequest.ANY`).
 pub const ANY: &str = "*";
@@ -241,6 +246,30 @@ struct NodeState {
     queue: VecDeque<Slot>,
 }
 
+/// Ask counts by interned host or rack name. The heartbeat looks one up
+/// for every queue entry it checks: a multiplicative hash of the dense id,
+/// not SipHash (the ids are ours, not an attacker's).
+type Counts = HashMap<u32, i32, BuildHasherDefault<NameHasher>>;
+
+#[derive(Default, Clone, Copy)]
+struct NameHasher(u64);
+
+impl Hasher for NameHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.0 = (self.0 ^ n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
 /// Replica hosts of each task of a pool, flat (task i holds
 /// `hosts[start[i]..start[i + 1]]`). Immutable once built, so a plan in
 /// flight shares it with the Session instead of copying it.
@@ -304,7 +333,7 @@ struct Group {
     /// Scheduling opportunities missed since the last local grant (delay scheduling).
     missed: u32,
     /// Host and rack ask counts by interned name.
-    counts: HashMap<u32, i32>,
+    counts: Counts,
     pool: Pool,
     /// Pool from `set_input_blocks` (kept across ask updates) rather than synthesised.
     exact: bool,
