@@ -62,6 +62,7 @@ impl Session {
             self.node_by_name[name as usize] = id;
             id
         };
+        self.index_asking(name);
         self.alive_nodes += 1;
         self.dirty = true;
         Ok(id)
@@ -164,6 +165,48 @@ impl Session {
         let apps = &self.apps;
         self.app_order
             .sort_by_key(|&a| (apps[a as usize].submit, a));
+        self.rank.clear();
+        self.rank.resize(self.apps.len(), u32::MAX);
+        for (i, &a) in self.app_order.iter().enumerate() {
+            self.rank[a as usize] = i as u32;
+        }
+    }
+
+    /// Records that group (`app`, `priority`) asks for host `name`. Stale
+    /// entries are pruned whenever the list doubles, so it stays bounded by
+    /// the groups that still ask.
+    pub(super) fn note_asking(&mut self, name: u32, app: AppId, priority: i32) {
+        if self.node_by_name[name as usize] == NONE {
+            return;
+        }
+        let n = self.asking[name as usize].len();
+        if self.asking[name as usize].contains(&(app, priority)) {
+            return;
+        }
+        if n >= 16 && n.is_power_of_two() {
+            let mut list = std::mem::take(&mut self.asking[name as usize]);
+            list.retain(|&(a, p)| self.group_asks(a, p, name).is_some());
+            self.asking[name as usize] = list;
+        }
+        self.asking[name as usize].push((app, priority));
+    }
+
+    /// The index of `app`'s group at `priority` if it is live and asks for `name`.
+    pub(super) fn group_asks(&self, app: AppId, priority: i32, name: u32) -> Option<usize> {
+        let a = self.apps.get(app as usize).filter(|a| a.alive)?;
+        let gi = a.groups.iter().position(|g| g.priority == priority)?;
+        a.groups[gi].asked(name).then_some(gi)
+    }
+
+    /// A host (re-)registered: index the groups that already ask for it.
+    fn index_asking(&mut self, name: u32) {
+        let mut list = Vec::new();
+        for (a, app) in self.apps.iter().enumerate().filter(|(_, a)| a.alive) {
+            for g in app.groups.iter().filter(|g| g.asked(name)) {
+                list.push((a as AppId, g.priority));
+            }
+        }
+        self.asking[name as usize] = list;
     }
 
     /// An application finished or was killed: its asks and queued work go.
@@ -300,6 +343,9 @@ impl Session {
                 old != count
             }
         };
+        if let Some(id) = name.filter(|_| count > 0) {
+            self.note_asking(id, app, priority);
+        }
         self.dirty |= changed;
         // The busy list and the smallest ask change only when a count
         // crosses zero or a capability changes: an AM's routine update

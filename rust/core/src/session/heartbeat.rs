@@ -47,7 +47,7 @@ impl Session {
         Ok(())
     }
 
-    fn refresh_busy(&mut self) {
+    pub(super) fn refresh_busy(&mut self) {
         self.busy_stale = false;
         self.busy.clear();
         let apps = &self.apps;
@@ -158,6 +158,9 @@ impl Session {
                 g.counts.is_empty().then_some(Locality::OffSwitch)
             });
         }
+        if !spill && self.location_less == 0 {
+            return self.serve_asking(node, free);
+        }
         self.serve_fifo(node, free, |g, n| {
             if g.asked(n.name) {
                 Some(Locality::Node)
@@ -204,7 +207,7 @@ impl Session {
     /// Visits applications in FIFO order and their priorities in order, as
     /// Hadoop's FifoScheduler does, and serves the first ask that fits and
     /// for which `level_for` names a locality.
-    fn serve_fifo(
+    pub(super) fn serve_fifo(
         &mut self,
         node: NodeId,
         free: &Resources,
@@ -228,6 +231,37 @@ impl Session {
             }
         }
         None
+    }
+
+    /// What [`Self::serve_fifo`] gives a local-only policy when no ask is
+    /// location-less: the first group in FIFO order, then priority, that
+    /// asks for this host and fits. Visits the groups that asked for the
+    /// host (dropping those that no longer do), not every application.
+    pub(super) fn serve_asking(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
+        let name = self.nodes[node as usize].name;
+        let mut list = std::mem::take(&mut self.asking[name as usize]);
+        let mut best: Option<(u32, i32, AppId, usize)> = None;
+        list.retain(|&(app, priority)| {
+            let Some(gi) = self.group_asks(app, priority, name) else {
+                return false;
+            };
+            let g = &self.apps[app as usize].groups[gi];
+            let key = (self.rank[app as usize], priority);
+            if g.any > 0 && free.fits(&g.capability) && best.is_none_or(|(r, p, _, _)| key < (r, p))
+            {
+                best = Some((key.0, key.1, app, gi));
+            }
+            true
+        });
+        self.asking[name as usize] = list;
+        let (_, priority, app, gi) = best?;
+        Some(Slot {
+            app,
+            group: gi as u32,
+            priority,
+            task: NONE,
+            locality: Locality::Node,
+        })
     }
 
     /// Stealing (seed 000 Sect. 7.1): take a task local to `node` from the

@@ -386,6 +386,13 @@ pub struct Session {
     /// left at ANY ask for it, so a local-only policy skips the FIFO visit at
     /// a node nobody asks for.
     askers: Vec<u32>,
+    /// Per interned host name: the (app, priority) groups that asked for it
+    /// since it registered, a superset (entries that no longer ask are
+    /// dropped when met), so a local-only fallback visits these, not every
+    /// application.
+    asking: Vec<Vec<(AppId, i32)>>,
+    /// Position of each application in FIFO order (live ones).
+    rank: Vec<u32>,
     /// The nodes with the longest queues at the last plan: where stealing
     /// looks for a victim (queues only shrink between plans).
     steal_candidates: Vec<NodeId>,
@@ -426,6 +433,8 @@ impl Session {
             min_ask: Resources::new(i64::MAX, i32::MAX),
             location_less: 0,
             askers: Vec::new(),
+            asking: Vec::new(),
+            rank: Vec::new(),
             steal_candidates: Vec::new(),
             limits: Limits::default(),
             planning: Planning::default(),
@@ -447,6 +456,7 @@ impl Session {
         self.names.insert(name.to_string(), id);
         self.node_by_name.push(NONE);
         self.askers.push(0);
+        self.asking.push(Vec::new());
         id
     }
 

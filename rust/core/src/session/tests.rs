@@ -437,3 +437,82 @@ fn synthesised_pool_matches_the_marginals() {
     assert_eq!(per_host, [3, 2, 1]);
     assert_eq!(s.queued().iter().sum::<usize>(), 3);
 }
+
+/// The asking index gives what the FIFO visit gives a local-only policy,
+/// through random asks, grants, finished apps and node churn.
+#[test]
+fn asking_index_agrees_with_the_fifo_visit() {
+    let mut rng = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move |n: u64| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng % n
+    };
+    let mut s = session(PolicyKind::Asm1);
+    let hosts: Vec<String> = (0..6).map(|i| format!("h{i}")).collect();
+    for h in &hosts {
+        s.add_node(h, "/r", Resources::new(4096, 4), 1.0).unwrap();
+    }
+    let mut apps = Vec::new();
+    let mut out = Vec::new();
+    let mut served = 0;
+    for step in 0..3000 {
+        match next(10) {
+            0 if apps.len() < 12 => {
+                apps.push(s.add_app(&format!("a{step}"), 1.0, next(5) as i64).unwrap())
+            }
+            1 if !apps.is_empty() => {
+                let a = apps.swap_remove(next(apps.len() as u64) as usize);
+                s.finish_app(a).unwrap();
+            }
+            2 => {
+                let h = &hosts[next(6) as usize];
+                let id = s.node_id(h).unwrap();
+                if s.nodes[id as usize].alive && s.alive_nodes > 1 {
+                    s.remove_node(id).unwrap();
+                } else if !s.nodes[id as usize].alive {
+                    s.add_node(h, "/r", Resources::new(4096, 4), 1.0).unwrap();
+                }
+            }
+            3..=6 if !apps.is_empty() => {
+                let a = apps[next(apps.len() as u64) as usize];
+                let prio = [10, 20, 30][next(3) as usize];
+                let mem = [512, 1024, 2048][next(3) as usize];
+                let res = if next(3) == 0 {
+                    ANY.to_string()
+                } else {
+                    hosts[next(6) as usize].clone()
+                };
+                s.update_ask(a, prio, &res, next(4) as i32, Resources::new(mem, 1), true)
+                    .unwrap();
+            }
+            _ => {
+                let n = s.node_id(&hosts[next(6) as usize]).unwrap();
+                if s.nodes[n as usize].alive {
+                    s.node_heartbeat(n, Resources::new(4096, 4), step, &mut out)
+                        .unwrap();
+                }
+            }
+        }
+        if s.busy_stale {
+            s.refresh_busy();
+        }
+        for h in &hosts {
+            let n = s.node_id(h).unwrap();
+            if !s.nodes[n as usize].alive {
+                continue;
+            }
+            for free in [Resources::new(512, 1), Resources::new(4096, 4)] {
+                let fifo = s.serve_fifo(n, &free, |g, node| {
+                    g.asked(node.name).then_some(Locality::Node)
+                });
+                let indexed = s.serve_asking(n, &free);
+                let key = |x: Option<Slot>| x.map(|x| (x.app, x.group, x.priority, x.locality));
+                assert_eq!(key(indexed), key(fifo), "step {step}, node {h}");
+                served += indexed.is_some() as u32;
+            }
+        }
+    }
+    assert!(served > 1000, "only {served} visits found work");
+}
