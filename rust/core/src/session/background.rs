@@ -1,8 +1,10 @@
 //! The planner thread of a host that shares a Session behind a mutex (the
 //! JNI core). It takes the lock only to copy the inputs
-//! ([`Session::plan_request`]) and to swap the result in
-//! ([`Session::install_plan`]); the plan itself runs unlocked, so no
-//! heartbeat waits for it. What an install replaced is freed unlocked too.
+//! ([`Session::plan_request_start`], then 64 applications at a time) and to
+//! swap the result in ([`Session::install_pools`], then 1,024 node queues at
+//! a time); the plan itself runs unlocked, so no heartbeat waits for it, and
+//! no lock hold grows with the cluster. What an install replaced is freed
+//! unlocked too.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -10,7 +12,13 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::{PlanRequest, PlanResult, Planning, Session};
+use super::{PlanGarbage, PlanRequest, PlanResult, Planning, Session};
+
+/// Applications copied per hold of the host's lock (a few hundred us at 130
+/// asks each).
+const APPS_PER_SPELL: usize = 64;
+/// Node queues installed per hold of the lock.
+const NODES_PER_SPELL: usize = 1024;
 
 /// What the planner thread has done, for logs and benchmarks.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -98,22 +106,28 @@ fn run<T>(
     let lock = || shared.lock().unwrap_or_else(PoisonError::into_inner);
     let (mut max_copy, mut max_install) = (Duration::ZERO, Duration::ZERO);
     while !stop.load(Ordering::Relaxed) {
+        // Step 1 in short spells under the lock: nodes, then apps by chunks.
         let t0 = Instant::now();
-        let request = {
+        let start = {
             let mut guard = lock();
             let s = session(&mut guard);
-            s.wants_plan().then(|| s.plan_request())
+            s.wants_plan().then(|| s.plan_request_start())
         };
-        let Some(request) = request else {
+        let Some((mut request, apps)) = start else {
             std::thread::sleep(poll);
             continue;
         };
         max_copy = max_copy.max(t0.elapsed());
+        for chunk in apps.chunks(APPS_PER_SPELL) {
+            let t = Instant::now();
+            session(&mut lock()).plan_request_add(&mut request, chunk);
+            max_copy = max_copy.max(t.elapsed());
+        }
         let t1 = Instant::now();
         let result = catch_unwind(AssertUnwindSafe(|| plan(&request)));
         let plan_time = t1.elapsed();
         drop(request);
-        let result = match result {
+        let mut result = match result {
             Ok(r) => r,
             Err(payload) => {
                 let msg = payload
@@ -131,12 +145,19 @@ fn run<T>(
             }
         };
         let tasks = result.tasks() as u64;
+        // Step 3 in short spells too: pools, then queues by chunks of nodes.
+        let mut garbage = PlanGarbage::default();
         let t2 = Instant::now();
-        let garbage = {
-            let mut guard = lock();
-            session(&mut guard).install_plan(result)
-        };
+        session(&mut lock()).install_pools(&mut result, &mut garbage);
         max_install = max_install.max(t2.elapsed());
+        let mut from = Some(0);
+        while let Some(f) = from {
+            let t = Instant::now();
+            from =
+                session(&mut lock()).install_queues(&mut result, f, NODES_PER_SPELL, &mut garbage);
+            max_install = max_install.max(t.elapsed());
+        }
+        drop(result);
         drop(garbage);
         let mut st = stats.lock().unwrap_or_else(PoisonError::into_inner);
         st.plans += 1;

@@ -154,32 +154,20 @@ impl Session {
 
     /// Step 1: copies what planning reads and marks the inputs clean.
     pub fn plan_request(&mut self) -> PlanRequest {
+        let (mut r, apps) = self.plan_request_start();
+        self.plan_request_add(&mut r, &apps);
+        r
+    }
+
+    /// Step 1 in parts, so that a host holds its lock for short spells:
+    /// nodes and settings now (marks the inputs clean), then the live
+    /// applications returned, in FIFO order, through
+    /// [`Session::plan_request_add`]. Changes between parts are planned
+    /// next time.
+    pub fn plan_request_start(&mut self) -> (PlanRequest, Vec<AppId>) {
         self.dirty = false;
         let planned = self.dynamic.planned;
-        let mut groups = Vec::new();
-        if planned {
-            for &app in &self.app_order {
-                let a = &mut self.apps[app as usize];
-                let app_name: Arc<str> = Arc::from(a.name.as_str());
-                for (gi, g) in a.groups.iter_mut().enumerate() {
-                    if g.exact {
-                        revive_exact(g, &self.nodes);
-                    }
-                    groups.push(GroupSnap {
-                        app,
-                        app_name: app_name.clone(),
-                        group: gi as u32,
-                        priority: g.priority,
-                        any: g.any,
-                        counts: g.counts.iter().map(|(&k, &v)| (k, v)).collect(),
-                        exact: g
-                            .exact
-                            .then(|| (g.pool.replicas.clone(), g.pool.started.clone())),
-                    });
-                }
-            }
-        }
-        PlanRequest {
+        let r = PlanRequest {
             policy: self.cfg.policy,
             cost: self.cfg.cost,
             seed: self.cfg.seed,
@@ -202,16 +190,58 @@ impl Session {
             } else {
                 Vec::new()
             },
-            groups,
+            groups: Vec::new(),
+        };
+        let apps = if planned {
+            self.app_order.clone()
+        } else {
+            Vec::new()
+        };
+        (r, apps)
+    }
+
+    /// Adds the asks of `apps` (those still live) to a request.
+    pub fn plan_request_add(&mut self, r: &mut PlanRequest, apps: &[AppId]) {
+        for &app in apps {
+            let Some(a) = self.apps.get_mut(app as usize).filter(|a| a.alive) else {
+                continue;
+            };
+            let app_name: Arc<str> = Arc::from(a.name.as_str());
+            for (gi, g) in a.groups.iter_mut().enumerate() {
+                if g.exact {
+                    revive_exact(g, &self.nodes);
+                }
+                r.groups.push(GroupSnap {
+                    app,
+                    app_name: app_name.clone(),
+                    group: gi as u32,
+                    priority: g.priority,
+                    any: g.any,
+                    counts: g.counts.iter().map(|(&k, &v)| (k, v)).collect(),
+                    exact: g
+                        .exact
+                        .then(|| (g.pool.replicas.clone(), g.pool.started.clone())),
+                });
+            }
         }
     }
 
     /// Step 3: swaps the plan in. Groups that changed their pool kind or
     /// left since the request keep theirs; slots name their group's
     /// priority, so groups that moved still resolve.
-    pub fn install_plan(&mut self, r: PlanResult) -> PlanGarbage {
+    pub fn install_plan(&mut self, mut r: PlanResult) -> PlanGarbage {
         let mut garbage = PlanGarbage::default();
-        for (app, gi, priority, replicas) in r.pools {
+        self.install_pools(&mut r, &mut garbage);
+        let mut from = 0;
+        while let Some(next) = self.install_queues(&mut r, from, usize::MAX, &mut garbage) {
+            from = next;
+        }
+        garbage
+    }
+
+    /// Step 3, first part: the synthesised pools and the steal candidates.
+    pub fn install_pools(&mut self, r: &mut PlanResult, garbage: &mut PlanGarbage) {
+        for (app, gi, priority, replicas) in std::mem::take(&mut r.pools) {
             let Some(a) = self.apps.get_mut(app as usize).filter(|a| a.alive) else {
                 continue;
             };
@@ -232,29 +262,37 @@ impl Session {
             garbage
                 ._started
                 .push(std::mem::replace(&mut g.pool.started, started));
-            g.first_free = 0;
         }
-        for g in self
-            .apps
-            .iter_mut()
-            .filter(|a| a.alive)
-            .flat_map(|a| a.groups.iter_mut())
-        {
-            g.first_free = 0;
+        for &app in &self.app_order {
+            for g in &mut self.apps[app as usize].groups {
+                g.first_free = 0;
+            }
         }
-        let mut queues = r.queues.into_iter();
-        self.queued_total = 0;
-        for n in &mut self.nodes {
-            let mut q = queues.next().unwrap_or_default();
+        self.steal_candidates = std::mem::take(&mut r.steal_candidates);
+        tracing::debug!(policy = %self.cfg.policy, tasks = r.tasks, "plan installed");
+    }
+
+    /// Step 3, second part: the queues of at most `max` nodes from node id
+    /// `from`; returns where to go on, `None` once every node has its queue
+    /// (nodes added since the request get an empty one).
+    pub fn install_queues(
+        &mut self,
+        r: &mut PlanResult,
+        from: usize,
+        max: usize,
+        garbage: &mut PlanGarbage,
+    ) -> Option<usize> {
+        let to = from.saturating_add(max).min(self.nodes.len());
+        for i in from..to {
+            let mut q = r.queues.get_mut(i).map(std::mem::take).unwrap_or_default();
+            let n = &mut self.nodes[i];
             if !n.alive {
                 q.clear();
             }
-            self.queued_total += q.len();
+            self.queued_total = self.queued_total - n.queue.len() + q.len();
             garbage._queues.push(std::mem::replace(&mut n.queue, q));
         }
-        self.steal_candidates = r.steal_candidates;
-        tracing::debug!(policy = %self.cfg.policy, tasks = r.tasks, "plan installed");
-        garbage
+        (to < self.nodes.len()).then_some(to)
     }
 
     /// The container size most asks use, to turn node capacity into slots.
