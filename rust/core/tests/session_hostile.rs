@@ -161,3 +161,93 @@ fn bad_names_times_and_finishes_are_refused_with_a_clear_message() {
     // Nothing was registered by the refused events.
     assert_eq!(s.node_id("h\0st"), None);
 }
+
+mod events {
+    use super::*;
+    use proptest::prelude::*;
+
+    const COUNTS: [i32; 7] = [i32::MIN, -1, 0, 1, 1_000_000, 1_000_001, i32::MAX];
+    const MEMORY: [i64; 5] = [i64::MIN, -1, 0, 1024, i64::MAX];
+    const VCORES: [i32; 4] = [i32::MIN, 0, 1, i32::MAX];
+    const TIMES: [i64; 4] = [i64::MIN, -1, 0, i64::MAX];
+    const NAMES: [&str; 6] = ["h0", "h1", "/r0", "*", "", "h\0"];
+
+    #[derive(Clone, Debug)]
+    enum Ev {
+        AddNode(usize, usize, usize),
+        RemoveNode(u32),
+        AddApp(usize, usize),
+        FinishApp(u32),
+        Ask(u32, i32, usize, usize, usize, usize),
+        Finished(u32),
+        Heartbeat(u32, usize, usize, usize),
+    }
+
+    fn ev() -> impl Strategy<Value = Ev> {
+        prop_oneof![
+            (0..6usize, 0..6usize, 0..5usize).prop_map(|(h, r, m)| Ev::AddNode(h, r, m)),
+            (0..4u32).prop_map(Ev::RemoveNode),
+            (0..6usize, 0..4usize).prop_map(|(n, t)| Ev::AddApp(n, t)),
+            (0..4u32).prop_map(Ev::FinishApp),
+            (
+                0..4u32,
+                prop::sample::select(vec![i32::MIN, -1, 0, 20, i32::MAX]),
+                0..6usize,
+                0..7usize,
+                0..5usize,
+                0..4usize
+            )
+                .prop_map(|(a, p, r, c, m, v)| Ev::Ask(a, p, r, c, m, v)),
+            (0..4u32).prop_map(Ev::Finished),
+            (0..4u32, 0..5usize, 0..4usize, 0..4usize)
+                .prop_map(|(n, m, v, t)| Ev::Heartbeat(n, m, v, t)),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
+
+        /// Any sequence of hostile events: each is applied or refused with a
+        /// message, nothing panics, and memory and time stay bounded
+        /// whatever the magnitudes (every policy kind of fallback).
+        #[test]
+        fn hostile_event_sequences_are_bounded(
+            evs in prop::collection::vec(ev(), 1..60),
+            policy in prop::sample::select(vec![PolicyKind::Asm1, PolicyKind::Asm1Comm, PolicyKind::HadoopDefault, PolicyKind::Bar]),
+        ) {
+            let what = format!("{policy}: {} events", evs.len());
+            bounded(&what, Duration::from_secs(20), 32 * MB, move || {
+                let mut s = session(policy);
+                let mut out = Vec::new();
+                for e in &evs {
+                    let r: Result<(), spindle_core::SessionError> = match *e {
+                        Ev::AddNode(h, r, m) => s
+                            .add_node(NAMES[h], NAMES[r], Resources::new(MEMORY[m], 8), 1.0)
+                            .map(drop),
+                        Ev::RemoveNode(n) => s.remove_node(n),
+                        Ev::AddApp(n, t) => s.add_app(NAMES[n], 1.0, TIMES[t]).map(drop),
+                        Ev::FinishApp(a) => s.finish_app(a),
+                        Ev::Ask(a, p, r, c, m, v) => s.update_ask(
+                            a,
+                            p,
+                            NAMES[r],
+                            COUNTS[c],
+                            Resources::new(MEMORY[m], VCORES[v]),
+                            true,
+                        ),
+                        Ev::Finished(n) => s.container_finished(n),
+                        Ev::Heartbeat(n, m, v, t) => s.node_heartbeat(
+                            n,
+                            Resources::new(MEMORY[m], VCORES[v]),
+                            TIMES[t],
+                            &mut out,
+                        ),
+                    };
+                    if let Err(e) = r {
+                        assert!(!e.to_string().is_empty());
+                    }
+                }
+            });
+        }
+    }
+}
