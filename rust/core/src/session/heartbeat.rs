@@ -335,7 +335,10 @@ impl Session {
             while pool.started.get(g.first_free).is_some_and(|&s| s) {
                 g.first_free += 1;
             }
-            (g.first_free..pool.len()).find(|&t| {
+            // Bounded: which task runs is the AM's choice anyway, and a job
+            // of a million maps must not make a grant scan them all.
+            let end = pool.len().min(g.first_free.saturating_add(BOOK_SCAN));
+            (g.first_free..end).find(|&t| {
                 !pool.started[t]
                     && (s.locality != Locality::Node || pool.replicas.of(t).contains(&node))
             })

@@ -38,6 +38,10 @@ const STEAL_CANDIDATES: usize = 64;
 /// at (bounds the heartbeat; widely replicated tasks sit at the back).
 const STEAL_SCAN: usize = 64;
 
+/// How many pending tasks of a pool a grant that was not planned looks at
+/// to book one that fits its locality.
+const BOOK_SCAN: usize = 1024;
+
 /// The resource name of an ask at any location (`ResourceRequest.ANY`).
 pub const ANY: &str = "*";
 
