@@ -32,7 +32,7 @@ use jni::sys::{
     jboolean, jclass, jdouble, jdoubleArray, jint, jintArray, jlong, jobjectArray, jstring, JNIEnv,
 };
 use spindle_core::policy::delay::LocalityDelay;
-use spindle_core::session::BackgroundPlanner;
+use spindle_core::session::{BackgroundPlanner, Limits};
 use spindle_core::{CostModel, Grant, Locality, PolicyKind, Resources, Session, SessionConfig};
 use spindle_hadoop::split_reader::{ReaderOptions, SplitJob, SplitReader};
 
@@ -521,6 +521,39 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeHeartbeat(
             overflow.clear();
             overflow.extend_from_slice(&grants[written..]);
             Ok(grants.len() as jint)
+        })
+    })
+}
+
+/// Replaces the Session's limits (see `spindle_core::session::Limits`).
+#[no_mangle]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeSetLimits(
+    env: Env,
+    _: jclass,
+    handle: jlong,
+    max_host_ask: jint,
+    max_planned_tasks: jlong,
+) {
+    guard(env, || {
+        let max_host_ask = u32::try_from(max_host_ask)
+            .ok()
+            .filter(|&v| v > 0)
+            .ok_or_else(|| {
+                Fault::BadInput(format!(
+                    "max-host-ask must be at least 1, got {max_host_ask}"
+                ))
+            })?;
+        let max_planned_tasks = usize::try_from(max_planned_tasks).map_err(|_| {
+            Fault::BadInput(format!(
+                "max-planned-tasks must not be negative, got {max_planned_tasks}"
+            ))
+        })?;
+        locked(handle, |c| {
+            c.session.set_limits(Limits {
+                max_host_ask,
+                max_planned_tasks,
+            });
+            Ok(())
         })
     })
 }

@@ -33,6 +33,10 @@ public final class SpindleCore implements Core {
      * first heartbeat after a change, deterministically (replay tests).
      */
     public boolean backgroundPlanning = true;
+    /** Largest count of one host ask; above it the ask is refused (the Session's max-host-ask). */
+    public int maxHostAsk = 1_000_000;
+    /** Most tasks synthesised from host asks for the planner; the rest stay counts. */
+    public long maxPlannedTasks = 4_000_000;
   }
 
   private static volatile boolean loaded;
@@ -61,6 +65,13 @@ public final class SpindleCore implements Core {
     handle = nativeCreate(config.policy, config.costLocal, config.costRemote, config.remoteGrowth,
         config.seed, config.nodeLocalityDelay, config.rackLocalityAdditionalDelay,
         config.backgroundPlanning);
+    try {
+      nativeSetLimits(handle, config.maxHostAsk, config.maxPlannedTasks);
+    } catch (RuntimeException e) {
+      nativeDestroy(handle);
+      handle = 0;
+      throw e;
+    }
   }
 
   private long open() {
@@ -244,6 +255,8 @@ public final class SpindleCore implements Core {
       boolean backgroundPlanning);
 
   private static native int nativePlanStats(long handle, double[] out);
+
+  private static native void nativeSetLimits(long handle, int maxHostAsk, long maxPlannedTasks);
 
   private static native void nativeDestroy(long handle);
 

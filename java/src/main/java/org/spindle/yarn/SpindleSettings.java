@@ -20,9 +20,13 @@ public final class SpindleSettings {
   public static final String WEBHDFS_ADDRESS = "spindle.webhdfs.address";
   public static final String LIBRARY_PATH = "spindle.library.path";
   public static final String SEED = "spindle.seed";
+  public static final String PLANNING_BACKGROUND = "spindle.planning.background";
+  public static final String MAX_HOST_ASK = "spindle.limits.max-host-ask";
+  public static final String MAX_PLANNED_TASKS = "spindle.limits.max-planned-tasks";
   /** Every key above, for documentation checks. */
   public static final String[] KEYS = {POLICY, COST_LOCAL, COST_REMOTE, COST_REMOTE_GROWTH,
-      NODE_DELAY, RACK_ADDITIONAL_DELAY, FALLBACK, WEBHDFS_ADDRESS, LIBRARY_PATH, SEED};
+      NODE_DELAY, RACK_ADDITIONAL_DELAY, FALLBACK, WEBHDFS_ADDRESS, LIBRARY_PATH, SEED,
+      PLANNING_BACKGROUND, MAX_HOST_ASK, MAX_PLANNED_TASKS};
   /** The optional extra resource the scheduler adds to the RM's configuration. */
   public static final String SITE_FILE = "spindle-site.xml";
 
@@ -56,6 +60,13 @@ public final class SpindleSettings {
     s.core.rackLocalityAdditionalDelay =
         integer(get, RACK_ADDITIONAL_DELAY, s.core.rackLocalityAdditionalDelay, -1);
     s.core.seed = integer(get, SEED, 1, 0);
+    String bg = string(get, PLANNING_BACKGROUND, "true");
+    if (!bg.equals("true") && !bg.equals("false")) {
+      throw new IllegalArgumentException(PLANNING_BACKGROUND + " = \"" + bg + "\": expected true or false");
+    }
+    s.core.backgroundPlanning = bg.equals("true");
+    s.core.maxHostAsk = integer(get, MAX_HOST_ASK, s.core.maxHostAsk, 1);
+    s.core.maxPlannedTasks = integer(get, MAX_PLANNED_TASKS, (int) s.core.maxPlannedTasks, 0);
     String fb = string(get, FALLBACK, "fifo");
     try {
       s.fallback = Fallback.valueOf(fb.toUpperCase(Locale.ROOT));

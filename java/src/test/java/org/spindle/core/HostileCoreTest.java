@@ -70,6 +70,7 @@ public final class HostileCoreTest {
     test("issue 14 item 3: the accepted-before values are refused with their messages",
         HostileCoreTest::messages);
     test("a closed core throws, and closes twice", HostileCoreTest::closed);
+    test("hostile limits are refused when the core is created", HostileCoreTest::limits);
     TestKit.finish();
   }
 
@@ -195,6 +196,32 @@ public final class HostileCoreTest {
     IllegalStateException e = expect(IllegalStateException.class,
         () -> t.core.heartbeat(t.node, 1024, 1, 0, new int[16]));
     check(e.getMessage().contains("closed"), e.getMessage());
+  }
+
+  static void limits() throws Exception {
+    for (int ask : new int[] {Integer.MIN_VALUE, -1, 0}) {
+      SpindleCore.Config c = new SpindleCore.Config();
+      c.maxHostAsk = ask;
+      IllegalArgumentException e = expect(IllegalArgumentException.class, () -> new SpindleCore(c));
+      check(e.getMessage().equals("max-host-ask must be at least 1, got " + ask), e.getMessage());
+    }
+    SpindleCore.Config c = new SpindleCore.Config();
+    c.maxPlannedTasks = Long.MIN_VALUE;
+    IllegalArgumentException e = expect(IllegalArgumentException.class, () -> new SpindleCore(c));
+    check(e.getMessage().startsWith("max-planned-tasks must not be negative"), e.getMessage());
+    // Small limits hold: a host ask of 11 is refused at max-host-ask 10.
+    SpindleCore.Config small = new SpindleCore.Config();
+    small.maxHostAsk = 10;
+    small.maxPlannedTasks = 0;
+    try (SpindleCore core = new SpindleCore(small)) {
+      core.addNode("h1", "/r1", 4096, 4, 1.0);
+      int app = core.addApp("a", 1.0, 0);
+      core.updateAsk(app, 20, "h1", 10, 1024, 1, true);
+      e = expect(IllegalArgumentException.class, () -> core.updateAsk(app, 20, "h1", 11, 1024, 1, true));
+      check(e.getMessage().contains("max-host-ask (10)"), e.getMessage());
+      core.updateAsk(app, 20, "*", Integer.MAX_VALUE, 1024, 1, true);
+      check(core.heartbeat(0, 4096, 4, 0, new int[64]) > 0, "nothing planned, the fallback serves");
+    }
   }
 
   private static String label(String s) {
