@@ -82,6 +82,7 @@ fn host_asks_are_bounded_by_named_limits() {
             s.set_limits(Limits {
                 max_host_ask: 1_000_000,
                 max_planned_tasks: 100_000,
+                ..Limits::default()
             });
             let mut nodes = Vec::new();
             for i in 0..500 {
@@ -250,4 +251,31 @@ mod events {
             });
         }
     }
+}
+
+/// Every name an AM asks for is remembered: a stream of made-up host names
+/// stops at max-names with an error naming the app and the name.
+#[test]
+fn made_up_names_stop_at_max_names() {
+    let mut s = session(PolicyKind::Asm1);
+    s.set_limits(Limits {
+        max_names: 5,
+        ..Limits::default()
+    });
+    s.add_node("h0", "/r", cap(), 1.0).unwrap();
+    s.add_node("h1", "/r", cap(), 1.0).unwrap();
+    let app = s.add_app("app", 1.0, 0).unwrap();
+    s.update_ask(app, 20, "x1", 1, cap(), true).unwrap();
+    s.update_ask(app, 20, "x2", 1, cap(), true).unwrap();
+    assert_eq!(
+        err(s.update_ask(app, 20, "x3", 1, cap(), true)),
+        "application \"app\", priority 20, resource \"x3\": the Session already holds max-names (5) distinct host and rack names"
+    );
+    // Known names and ANY still work; a new node's names are refused too.
+    s.update_ask(app, 20, "x1", 2, cap(), true).unwrap();
+    s.update_ask(app, 20, ANY, 2, cap(), true).unwrap();
+    assert_eq!(
+        err(s.add_node("h2", "/r", cap(), 1.0)),
+        "node \"h2\": the Session already holds max-names (5) distinct host and rack names"
+    );
 }

@@ -552,6 +552,7 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeSetLimits(
             c.session.set_limits(Limits {
                 max_host_ask,
                 max_planned_tasks,
+                ..Limits::default()
             });
             Ok(())
         })

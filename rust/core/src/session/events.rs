@@ -30,6 +30,16 @@ impl Session {
                 "speed must be a positive finite number, got {speed}"
             )));
         }
+        let new_names = [host, rack]
+            .iter()
+            .filter(|n| !self.names.contains_key(**n))
+            .count();
+        if self.names.len() + new_names > self.limits.max_names {
+            return Err(bad(format!(
+                "the Session already holds max-names ({}) distinct host and rack names",
+                self.limits.max_names
+            )));
+        }
         let name = self.intern(host);
         let rack = self.intern(rack);
         let existing = self.node_by_name[name as usize];
@@ -301,6 +311,15 @@ impl Session {
                 self,
                 format!(
                     "container count {count} is above the limit max-host-ask ({limit}) for one host"
+                ),
+            ));
+        }
+        let limit = self.limits.max_names;
+        if resource != ANY && !self.names.contains_key(resource) && self.names.len() >= limit {
+            return Err(bad(
+                self,
+                format!(
+                    "the Session already holds max-names ({limit}) distinct host and rack names"
                 ),
             ));
         }

@@ -131,7 +131,15 @@ pub struct Limits {
     /// applications (`max-planned-tasks`, about 50 bytes each). Beyond it the
     /// asks stay counts, served at heartbeats by the policy's fallback.
     pub max_planned_tasks: usize,
+    /// Most distinct host, rack and resource names the Session keeps
+    /// (`max-names`): every name an AM asks for is remembered, so a stream
+    /// of made-up names is refused past it, naming the app and the name.
+    pub max_names: usize,
 }
+
+/// Default of [`Limits::max_names`] (about 110 bytes each; above the
+/// simulator's million nodes and their racks).
+pub const DEFAULT_MAX_NAMES: usize = 4_000_000;
 
 /// Default of [`Limits::max_host_ask`].
 pub const DEFAULT_MAX_HOST_ASK: u32 = 1_000_000;
@@ -143,6 +151,7 @@ impl Default for Limits {
         Limits {
             max_host_ask: DEFAULT_MAX_HOST_ASK,
             max_planned_tasks: DEFAULT_MAX_PLANNED_TASKS,
+            max_names: DEFAULT_MAX_NAMES,
         }
     }
 }
