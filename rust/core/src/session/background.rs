@@ -107,20 +107,24 @@ fn run<T>(
     let (mut max_copy, mut max_install) = (Duration::ZERO, Duration::ZERO);
     while !stop.load(Ordering::Relaxed) {
         // Step 1 in short spells under the lock: nodes, then apps by chunks.
-        let t0 = Instant::now();
+        // Hold times are taken once the lock is held: waiting for it is not
+        // holding it.
         let start = {
             let mut guard = lock();
+            let t0 = Instant::now();
             let s = session(&mut guard);
-            s.wants_plan().then(|| s.plan_request_start())
+            let start = s.wants_plan().then(|| s.plan_request_start());
+            max_copy = max_copy.max(t0.elapsed());
+            start
         };
         let Some((mut request, apps)) = start else {
             std::thread::sleep(poll);
             continue;
         };
-        max_copy = max_copy.max(t0.elapsed());
         for chunk in apps.chunks(APPS_PER_SPELL) {
+            let mut guard = lock();
             let t = Instant::now();
-            session(&mut lock()).plan_request_add(&mut request, chunk);
+            session(&mut guard).plan_request_add(&mut request, chunk);
             max_copy = max_copy.max(t.elapsed());
         }
         let t1 = Instant::now();
@@ -147,14 +151,18 @@ fn run<T>(
         let tasks = result.tasks() as u64;
         // Step 3 in short spells too: pools, then queues by chunks of nodes.
         let mut garbage = PlanGarbage::default();
-        let t2 = Instant::now();
-        session(&mut lock()).install_pools(&mut result, &mut garbage);
-        max_install = max_install.max(t2.elapsed());
+        {
+            let mut guard = lock();
+            let t2 = Instant::now();
+            session(&mut guard).install_pools(&mut result, &mut garbage);
+            max_install = max_install.max(t2.elapsed());
+        }
         let mut from = Some(0);
         while let Some(f) = from {
+            let mut guard = lock();
             let t = Instant::now();
             from =
-                session(&mut lock()).install_queues(&mut result, f, NODES_PER_SPELL, &mut garbage);
+                session(&mut guard).install_queues(&mut result, f, NODES_PER_SPELL, &mut garbage);
             max_install = max_install.max(t.elapsed());
         }
         drop(result);
