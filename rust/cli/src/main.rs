@@ -284,6 +284,11 @@ struct SimulateArgs {
     /// ... plus this many ms per million tasks planned.
     #[arg(long, default_value_t = 0.0)]
     planning_ms_per_million_tasks: f64,
+    /// Locality-wait cap of local-only policies (spindle.locality.max-wait-ms):
+    /// maps that got no container for this long take a rack-local or
+    /// off-switch slot before reducers do; negative: wait for ever.
+    #[arg(long, default_value_t = spindle_core::session::DEFAULT_MAX_WAIT_MS, allow_hyphen_values = true)]
+    max_wait_ms: i64,
 }
 
 fn main() {
@@ -512,6 +517,7 @@ fn cmd_simulate(a: SimulateArgs, limits: &Limits) -> Result<()> {
         max_tasks: limits.max_tasks,
         planning_base_ms: a.planning_ms,
         planning_ms_per_million_tasks: a.planning_ms_per_million_tasks,
+        max_wait_ms: a.max_wait_ms,
         ..SimConfig::default()
     };
     cfg.set_slots(a.slots)

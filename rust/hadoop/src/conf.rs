@@ -857,6 +857,7 @@ pub mod keys {
     pub const WEBHDFS_READ_TIMEOUT: &str = "spindle.webhdfs.read-timeout";
     pub const NODE_DELAY: &str = "spindle.locality.node-delay";
     pub const RACK_ADDITIONAL_DELAY: &str = "spindle.locality.rack-additional-delay";
+    pub const MAX_WAIT: &str = "spindle.locality.max-wait-ms";
     pub const LIBRARY_PATH: &str = "spindle.library.path";
     pub const SEED: &str = "spindle.seed";
     pub const TOPOLOGY_SCRIPT_TIMEOUT: &str = "spindle.topology.script.timeout";
@@ -870,7 +871,7 @@ pub mod keys {
 
 /// Defaults: Hadoop's (`*-default.xml`, see the facts file) and Spindle's.
 /// Unset optional keys (topology files, library path) are absent.
-pub const DEFAULTS: [(&str, &str); 22] = [
+pub const DEFAULTS: [(&str, &str); 23] = [
     (keys::NAMENODE_HTTP_ADDRESS, "0.0.0.0:9870"),
     (keys::REPLICATION, "3"),
     (keys::BLOCK_SIZE, "134217728"),
@@ -890,6 +891,7 @@ pub const DEFAULTS: [(&str, &str); 22] = [
     (keys::WEBHDFS_READ_TIMEOUT, "60s"),
     (keys::NODE_DELAY, "40"),
     (keys::RACK_ADDITIONAL_DELAY, "-1"),
+    (keys::MAX_WAIT, "3000"),
     (keys::SEED, "1"),
     // Limits on what the readers take from outside; no cluster comes near
     // them (the README's table of limits documents each).
@@ -926,6 +928,8 @@ pub struct Settings {
     pub webhdfs_read_timeout: Duration,
     pub node_delay: i32,
     pub rack_additional_delay: i32,
+    /// `spindle.locality.max-wait-ms`: the Session's locality-wait cap.
+    pub max_wait_ms: i64,
     pub library_path: Option<String>,
     pub seed: u64,
     /// A topology script run is killed past this time...
@@ -976,6 +980,7 @@ impl Settings {
             webhdfs_read_timeout: positive_duration(c, keys::WEBHDFS_READ_TIMEOUT)?,
             node_delay: get_i32(c, keys::NODE_DELAY)?,
             rack_additional_delay: get_i32(c, keys::RACK_ADDITIONAL_DELAY)?,
+            max_wait_ms: max_wait(c)?,
             library_path: c.get_trimmed(keys::LIBRARY_PATH)?,
             seed: c.get_i64(keys::SEED).and_then(|v| {
                 u64::try_from(v)
@@ -1060,6 +1065,8 @@ impl Settings {
                 node_locality_delay: self.node_delay,
                 rack_locality_additional_delay: self.rack_additional_delay,
             },
+            max_wait_ms: self.max_wait_ms,
+            ..spindle_core::SessionConfig::default()
         })
     }
 }
@@ -1070,6 +1077,19 @@ fn fallback(c: &Configuration) -> Result<String, ConfError> {
         "fifo" | "none" => Ok(v.trim().to_string()),
         _ => Err(c.bad(keys::FALLBACK, &v, "expected \"fifo\" or \"none\"")),
     }
+}
+
+/// A day at most: a longer locality wait is no scheduler; negative: none.
+fn max_wait(c: &Configuration) -> Result<i64, ConfError> {
+    let n = c.get_i64(keys::MAX_WAIT)?;
+    if n > 86_400_000 {
+        return Err(c.bad(
+            keys::MAX_WAIT,
+            &n.to_string(),
+            "must be at most 86400000 (a day), or negative for no cap",
+        ));
+    }
+    Ok(n)
 }
 
 fn get_i32(c: &Configuration, name: &str) -> Result<i32, ConfError> {

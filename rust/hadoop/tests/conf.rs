@@ -421,3 +421,17 @@ fn a_valueless_final_still_holds() {
     assert_eq!(c.get("a").unwrap().as_deref(), Some("1"));
     assert_eq!(c.warnings().len(), 1, "{:?}", c.warnings());
 }
+
+#[test]
+fn the_locality_wait_cap_reaches_the_session_and_a_bad_one_names_the_key() {
+    let mut c = Configuration::with_defaults();
+    c.set(keys::MAX_WAIT, "1500");
+    let s = Settings::from_conf(&c).unwrap();
+    assert_eq!(s.session_config(1).unwrap().max_wait_ms, 1500);
+    c.set(keys::MAX_WAIT, "90000000");
+    let e = Settings::from_conf(&c).unwrap_err().to_string();
+    assert!(
+        e.contains("spindle.locality.max-wait-ms") && e.contains("at most 86400000"),
+        "{e}"
+    );
+}

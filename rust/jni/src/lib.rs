@@ -256,6 +256,7 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeCreate(
                 node_locality_delay,
                 rack_locality_additional_delay,
             },
+            ..SessionConfig::default()
         });
         let core = Arc::new(Mutex::new(Core {
             session,
@@ -521,6 +522,27 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeHeartbeat(
             overflow.clear();
             overflow.extend_from_slice(&grants[written..]);
             Ok(grants.len() as jint)
+        })
+    })
+}
+
+/// Sets the locality-wait cap (`spindle.locality.max-wait-ms`; negative: none).
+#[no_mangle]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeSetLocalityWait(
+    env: Env,
+    _: jclass,
+    handle: jlong,
+    max_wait_ms: jlong,
+) {
+    guard(env, || {
+        if max_wait_ms > 86_400_000 {
+            return Err(Fault::BadInput(format!(
+                "spindle.locality.max-wait-ms must be at most 86400000 (a day), or negative for no cap; got {max_wait_ms}"
+            )));
+        }
+        locked(handle, |c| {
+            c.session.set_max_wait_ms(max_wait_ms);
+            Ok(())
         })
     })
 }

@@ -67,6 +67,8 @@ pub struct SimConfig {
     /// later. 0 and 0: plans are used at once.
     pub planning_base_ms: f64,
     pub planning_ms_per_million_tasks: f64,
+    /// The Session's locality-wait cap (`SessionConfig::max_wait_ms`; negative: none).
+    pub max_wait_ms: i64,
     /// Keep a record per task (for tests and plots).
     pub record_tasks: bool,
     pub seed: u64,
@@ -115,6 +117,7 @@ impl Default for SimConfig {
             record_events: false,
             planning_base_ms: 0.0,
             planning_ms_per_million_tasks: 0.0,
+            max_wait_ms: spindle_core::session::DEFAULT_MAX_WAIT_MS,
             record_tasks: false,
             seed: 1,
             policy: PolicyKind::HadoopDefault,

@@ -276,6 +276,12 @@ fn validate_jobs(cfg: &SimConfig, jobs: &[JobSpec]) -> Result<(), SimError> {
 
 fn validate(cfg: &SimConfig) -> Result<(), SimError> {
     let bad = |m: String| Err(SimError::Config(m));
+    if cfg.max_wait_ms > 86_400_000 {
+        return bad(format!(
+            "locality wait cap must be at most 86400000 ms (a day; negative: none), got {}",
+            cfg.max_wait_ms
+        ));
+    }
     for (what, v) in [
         ("planning base time", cfg.planning_base_ms),
         (
@@ -364,6 +370,8 @@ impl<'a> Sim<'a> {
             cost: cfg.cost,
             seed: cfg.seed,
             delay: cfg.delay,
+            max_wait_ms: cfg.max_wait_ms,
+            ..SessionConfig::default()
         });
         session.set_planning(Planning::Modelled {
             base_ms: cfg.planning_base_ms,

@@ -239,6 +239,7 @@ impl Session {
         priority: i32,
         capability: Resources,
     ) -> Result<usize, SessionError> {
+        let now = self.now_ms;
         let a = self.app_mut(app)?;
         let i = match a.groups.binary_search_by_key(&priority, |g| g.priority) {
             Ok(i) => i,
@@ -255,6 +256,8 @@ impl Session {
                         pool: Pool::default(),
                         exact: false,
                         first_free: 0,
+                        wait_from: now,
+                        stall_logged: false,
                     },
                 );
                 i
@@ -338,6 +341,12 @@ impl Session {
                 g.relax = relax_locality;
                 if crossed {
                     adjust_askers(&mut self.askers, g, if count > 0 { 1 } else { -1 });
+                    if count > 0 {
+                        // A wait starts when the group begins asking.
+                        g.wait_from = self.now_ms;
+                        g.stall_logged = false;
+                        self.wait_floor = self.wait_floor.min(self.now_ms);
+                    }
                 }
                 changed
             }

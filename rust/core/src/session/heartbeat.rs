@@ -4,6 +4,9 @@
 use super::events::adjust_askers;
 use super::*;
 
+/// How often (ms of heartbeat time) the stall detector looks.
+const STALL_CHECK_MS: i64 = 10_000;
+
 /// What the queue offers at a heartbeat.
 enum QueueHead {
     Take(Slot),
@@ -25,7 +28,11 @@ impl Session {
         out.clear();
         self.booked.clear();
         self.node(node)?;
+        self.now_ms = self.now_ms.max(now_ms);
         self.drive_planning(now_ms);
+        if self.now_ms.saturating_sub(self.stall_checked) >= STALL_CHECK_MS {
+            self.detect_stalls();
+        }
         if self.busy_stale {
             self.refresh_busy();
         }
@@ -149,17 +156,24 @@ impl Session {
                 return Some(s);
             }
         }
-        if !spill && self.askers[self.nodes[node as usize].name as usize] == 0 {
-            // Nobody asks for this host: only location-less asks can run here.
+        if !spill {
+            // Local work first; then groups whose locality wait reached the
+            // cap, so that maps are not kept waiting behind reducers; then
+            // location-less asks (reducers).
+            if self.askers[self.nodes[node as usize].name as usize] > 0 {
+                if let Some(s) = self.serve_asking(node, free) {
+                    return Some(s);
+                }
+            }
+            if let Some(s) = self.serve_starving(node, free) {
+                return Some(s);
+            }
             if self.location_less == 0 {
                 return None;
             }
             return self.serve_fifo(node, free, |g, _| {
                 g.counts.is_empty().then_some(Locality::OffSwitch)
             });
-        }
-        if !spill && self.location_less == 0 {
-            return self.serve_asking(node, free);
         }
         self.serve_fifo(node, free, |g, n| {
             if g.asked(n.name) {
@@ -172,6 +186,68 @@ impl Session {
                 None
             }
         })
+    }
+
+    /// The first group in FIFO order (then priority) with host or rack asks
+    /// whose locality wait reached `max_wait_ms`, at its most local level
+    /// on this node. Skips the visit while no group can have waited that
+    /// long (`wait_floor`), so an idle node costs nothing in the usual case.
+    fn serve_starving(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
+        let cap = self.cfg.max_wait_ms;
+        let now = self.now_ms;
+        if cap < 0 || now.saturating_sub(self.wait_floor) < cap {
+            return None;
+        }
+        let mut floor = i64::MAX;
+        let found = self.serve_fifo(node, free, |g, n| {
+            if g.counts.is_empty() || !g.relax {
+                return None;
+            }
+            floor = floor.min(g.wait_from);
+            if now.saturating_sub(g.wait_from) < cap {
+                return None;
+            }
+            Some(if g.asked(n.name) {
+                Locality::Node
+            } else if g.asked(n.rack) {
+                Locality::Rack
+            } else {
+                Locality::OffSwitch
+            })
+        });
+        if found.is_none() {
+            // A full visit: the floor is exact again.
+            self.wait_floor = floor;
+        }
+        found
+    }
+
+    /// Names each ask group with host or rack asks that has had no container
+    /// for `stall_ms`, once until it gets one (issue: a job whose maps wait
+    /// for ever must show in the RM log, not only in its run time).
+    fn detect_stalls(&mut self) {
+        self.stall_checked = self.now_ms;
+        let limit = self.cfg.stall_ms;
+        if limit < 0 {
+            return;
+        }
+        for &app in &self.busy {
+            let a = &mut self.apps[app as usize];
+            for g in a.groups.iter_mut() {
+                let waited = self.now_ms.saturating_sub(g.wait_from);
+                if g.any > 0 && !g.stall_logged && waited >= limit {
+                    g.stall_logged = true;
+                    self.stalled += 1;
+                    tracing::warn!(
+                        app = %a.name,
+                        priority = g.priority,
+                        pending = g.any,
+                        waited_ms = waited,
+                        "spindle: an application's asks have had no container for longer than the stall limit"
+                    );
+                }
+            }
+        }
     }
 
     /// CapacityScheduler delay scheduling (see `policy::delay`): each app in
@@ -360,6 +436,8 @@ impl Session {
             Locality::OffSwitch => {}
         }
         self.busy_stale |= became_empty;
+        g.wait_from = self.now_ms;
+        g.stall_logged = false;
         g.any -= 1;
         if g.any == 0 {
             self.busy_stale = true;

@@ -174,7 +174,21 @@ pub struct SessionConfig {
     pub seed: u64,
     /// Locality delay of the `hadoop-default` policy.
     pub delay: LocalityDelay,
+    /// Hard cap on a locality wait (`spindle.locality.max-wait-ms`): under a
+    /// local-only policy, an ask group with host or rack asks that has had no
+    /// container for this long takes a rack-local, then off-switch, free
+    /// slot before any location-less ask (reducers) does. Negative: wait
+    /// for ever (the policies as their papers state them).
+    pub max_wait_ms: i64,
+    /// An ask group with no container for this long is named in the log as
+    /// stalled (once, until it gets one).
+    pub stall_ms: i64,
 }
+
+/// Default of [`SessionConfig::max_wait_ms`].
+pub const DEFAULT_MAX_WAIT_MS: i64 = 3_000;
+/// Default of [`SessionConfig::stall_ms`].
+pub const DEFAULT_STALL_MS: i64 = 600_000;
 
 impl Default for SessionConfig {
     fn default() -> Self {
@@ -183,6 +197,8 @@ impl Default for SessionConfig {
             cost: CostModel::default(),
             seed: 1,
             delay: LocalityDelay::default(),
+            max_wait_ms: DEFAULT_MAX_WAIT_MS,
+            stall_ms: DEFAULT_STALL_MS,
         }
     }
 }
@@ -352,6 +368,11 @@ struct Group {
     exact: bool,
     /// Pool tasks before this index are all started.
     first_free: usize,
+    /// When this group last got a container, or began asking: the start of
+    /// its locality wait.
+    wait_from: i64,
+    /// The stall detector has named this group since its last container.
+    stall_logged: bool,
 }
 
 impl Group {
@@ -414,6 +435,16 @@ pub struct Session {
     planning: Planning,
     /// A plan computed under [`Planning::Modelled`], installed at this time.
     in_flight: Option<(i64, PlanResult)>,
+    /// Time of the latest heartbeat (ms): the clock of locality waits.
+    now_ms: i64,
+    /// A lower bound of `wait_from` over busy groups with host or rack asks:
+    /// while `now - wait_floor` is below the cap, no group can be starving
+    /// and the heartbeat skips the scan.
+    wait_floor: i64,
+    /// When the stall detector last looked.
+    stall_checked: i64,
+    /// Ask groups the stall detector has named so far.
+    stalled: u64,
 }
 
 mod background;
@@ -452,7 +483,21 @@ impl Session {
             limits: Limits::default(),
             planning: Planning::default(),
             in_flight: None,
+            now_ms: 0,
+            wait_floor: i64::MAX,
+            stall_checked: 0,
+            stalled: 0,
         }
+    }
+
+    /// Replaces the locality-wait cap ([`SessionConfig::max_wait_ms`]).
+    pub fn set_max_wait_ms(&mut self, max_wait_ms: i64) {
+        self.cfg.max_wait_ms = max_wait_ms;
+    }
+
+    /// How many times the stall detector named a waiting ask group.
+    pub fn stalled_groups(&self) -> u64 {
+        self.stalled
     }
 
     /// Replaces the default [`Limits`].

@@ -565,3 +565,73 @@ fn a_plan_installed_in_parts_equals_one_installed_at_once() {
     };
     assert_eq!(slots(&parts), slots(&whole));
 }
+
+/// Issue 11 D: under a local-only policy, maps whose replica holder stays
+/// busy wait at most `max_wait_ms`, then take a rack-local slot (before any
+/// reducer); with a negative cap they wait for ever, as the papers' rule.
+#[test]
+fn a_map_waits_for_its_host_at_most_the_cap_and_before_reducers() {
+    for (cap_ms, spills) in [(3_000, true), (-1, false)] {
+        let mut s = Session::new(SessionConfig {
+            policy: PolicyKind::Asm1,
+            max_wait_ms: cap_ms,
+            ..SessionConfig::default()
+        });
+        let _h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+        let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+        let app = s.add_app("application_1_0001", 1.0, 0).unwrap();
+        for (res, n) in [("h1", 1), ("/r1", 1), (ANY, 1)] {
+            s.update_ask(app, 20, res, n, cap(), true).unwrap();
+        }
+        // A reducer of the same job asks for no location.
+        s.update_ask(app, 10, ANY, 1, cap(), true).unwrap();
+        let mut out = Vec::new();
+        s.node_heartbeat(h2, Resources::new(0, 0), 0, &mut out)
+            .unwrap();
+        s.node_heartbeat(h2, cap(), 1_000, &mut out).unwrap();
+        assert_eq!(out.len(), 1, "cap {cap_ms}: the reducer takes h2 meanwhile");
+        assert_eq!(out[0].priority, 10);
+        s.update_ask(app, 10, ANY, 0, cap(), true).unwrap();
+        s.node_heartbeat(h2, cap(), 2_000, &mut out).unwrap();
+        assert!(out.is_empty(), "cap {cap_ms}: 2 s is within the wait");
+        s.node_heartbeat(h2, cap(), 3_500, &mut out).unwrap();
+        if spills {
+            assert_eq!(
+                out,
+                vec![Grant {
+                    app,
+                    priority: 20,
+                    count: 1,
+                    locality: Locality::Rack
+                }],
+                "the map waited past the cap and takes h2, on its rack"
+            );
+        } else {
+            assert!(out.is_empty(), "no cap: the map keeps waiting for h1");
+        }
+    }
+}
+
+/// The stall detector names an application whose asks got no container for
+/// `stall_ms`, once until it gets one.
+#[test]
+fn the_stall_detector_names_a_waiting_application_once() {
+    let mut s = Session::new(SessionConfig {
+        policy: PolicyKind::Asm1,
+        max_wait_ms: -1,
+        stall_ms: 60_000,
+        ..SessionConfig::default()
+    });
+    let _h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+    let app = s.add_app("application_1_0001", 1.0, 0).unwrap();
+    for (res, n) in [("h1", 1), ("/r1", 1), (ANY, 1)] {
+        s.update_ask(app, 20, res, n, cap(), true).unwrap();
+    }
+    let mut out = Vec::new();
+    for t in (0..=200_000).step_by(1_000) {
+        s.node_heartbeat(h2, cap(), t, &mut out).unwrap();
+        assert!(out.is_empty());
+    }
+    assert_eq!(s.stalled_groups(), 1);
+}

@@ -37,6 +37,11 @@ public final class SpindleCore implements Core {
     public int maxHostAsk = 1_000_000;
     /** Most tasks synthesised from host asks for the planner; the rest stay counts. */
     public long maxPlannedTasks = 4_000_000;
+    /**
+     * Locality-wait cap in ms: under a local-only policy, maps with no container for this long
+     * take a rack-local or off-switch slot before reducers do; negative: wait for ever.
+     */
+    public long maxWaitMs = 3_000;
   }
 
   private static volatile boolean loaded;
@@ -67,6 +72,7 @@ public final class SpindleCore implements Core {
         config.backgroundPlanning);
     try {
       nativeSetLimits(handle, config.maxHostAsk, config.maxPlannedTasks);
+      nativeSetLocalityWait(handle, config.maxWaitMs);
     } catch (RuntimeException e) {
       nativeDestroy(handle);
       handle = 0;
@@ -257,6 +263,8 @@ public final class SpindleCore implements Core {
   private static native int nativePlanStats(long handle, double[] out);
 
   private static native void nativeSetLimits(long handle, int maxHostAsk, long maxPlannedTasks);
+
+  private static native void nativeSetLocalityWait(long handle, long maxWaitMs);
 
   private static native void nativeDestroy(long handle);
 

@@ -23,10 +23,11 @@ public final class SpindleSettings {
   public static final String PLANNING_BACKGROUND = "spindle.planning.background";
   public static final String MAX_HOST_ASK = "spindle.limits.max-host-ask";
   public static final String MAX_PLANNED_TASKS = "spindle.limits.max-planned-tasks";
+  public static final String MAX_WAIT = "spindle.locality.max-wait-ms";
   /** Every key above, for documentation checks. */
   public static final String[] KEYS = {POLICY, COST_LOCAL, COST_REMOTE, COST_REMOTE_GROWTH,
       NODE_DELAY, RACK_ADDITIONAL_DELAY, FALLBACK, WEBHDFS_ADDRESS, LIBRARY_PATH, SEED,
-      PLANNING_BACKGROUND, MAX_HOST_ASK, MAX_PLANNED_TASKS};
+      PLANNING_BACKGROUND, MAX_HOST_ASK, MAX_PLANNED_TASKS, MAX_WAIT};
   /** The optional extra resource the scheduler adds to the RM's configuration. */
   public static final String SITE_FILE = "spindle-site.xml";
 
@@ -67,6 +68,7 @@ public final class SpindleSettings {
     s.core.backgroundPlanning = bg.equals("true");
     s.core.maxHostAsk = integer(get, MAX_HOST_ASK, s.core.maxHostAsk, 1);
     s.core.maxPlannedTasks = integer(get, MAX_PLANNED_TASKS, (int) s.core.maxPlannedTasks, 0);
+    s.core.maxWaitMs = integer(get, MAX_WAIT, (int) s.core.maxWaitMs, Integer.MIN_VALUE);
     String fb = string(get, FALLBACK, "fifo");
     try {
       s.fallback = Fallback.valueOf(fb.toUpperCase(Locale.ROOT));
