@@ -198,28 +198,38 @@ impl Session {
         if cap < 0 || now.saturating_sub(self.wait_floor) < cap {
             return None;
         }
+        // The floor is taken over every waiting group, also those that do
+        // not fit this node, so that a later, larger node still looks.
+        let n = &self.nodes[node as usize];
         let mut floor = i64::MAX;
-        let found = self.serve_fifo(node, free, |g, n| {
-            if g.counts.is_empty() || !g.relax {
-                return None;
+        for &app in &self.busy {
+            for (gi, g) in self.apps[app as usize].groups.iter().enumerate() {
+                if g.any <= 0 || g.counts.is_empty() || !g.relax {
+                    continue;
+                }
+                floor = floor.min(g.wait_from);
+                if now.saturating_sub(g.wait_from) < cap || !free.fits(&g.capability) {
+                    continue;
+                }
+                let locality = if g.asked(n.name) {
+                    Locality::Node
+                } else if g.asked(n.rack) {
+                    Locality::Rack
+                } else {
+                    Locality::OffSwitch
+                };
+                return Some(Slot {
+                    app,
+                    group: gi as u32,
+                    priority: g.priority,
+                    task: NONE,
+                    locality,
+                });
             }
-            floor = floor.min(g.wait_from);
-            if now.saturating_sub(g.wait_from) < cap {
-                return None;
-            }
-            Some(if g.asked(n.name) {
-                Locality::Node
-            } else if g.asked(n.rack) {
-                Locality::Rack
-            } else {
-                Locality::OffSwitch
-            })
-        });
-        if found.is_none() {
-            // A full visit: the floor is exact again.
-            self.wait_floor = floor;
         }
-        found
+        // A full visit found nobody: the floor is exact again.
+        self.wait_floor = floor;
+        None
     }
 
     /// Names each ask group with host or rack asks that has had no container

@@ -635,3 +635,35 @@ fn the_stall_detector_names_a_waiting_application_once() {
     }
     assert_eq!(s.stalled_groups(), 1);
 }
+
+/// A waiting group that does not fit one node must still count for the
+/// next: a visit of a small node left the wait floor at "nobody waits", and
+/// a large container's maps waited for ever.
+#[test]
+fn a_large_waiting_ask_is_still_served_after_a_small_node_looked() {
+    let big = Resources::new(4096, 1);
+    let mut s = session(PolicyKind::Asm1);
+    let small = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let large = s.add_node("h2", "/r1", big, 1.0).unwrap();
+    let _holder = s.add_node("h3", "/r1", big, 1.0).unwrap();
+    let app = s.add_app("application_1_0001", 1.0, 0).unwrap();
+    for (res, n) in [("h3", 1), ("/r1", 1), (ANY, 1)] {
+        s.update_ask(app, 20, res, n, big, true).unwrap();
+    }
+    let mut out = Vec::new();
+    // A small ask that begins waiting later lets h1 look at all.
+    s.node_heartbeat(small, Resources::new(0, 0), 3_500, &mut out)
+        .unwrap();
+    let late = s.add_app("application_1_0002", 1.0, 1).unwrap();
+    for (res, n) in [("h3", 1), ("/r1", 1), (ANY, 1)] {
+        s.update_ask(late, 20, res, n, cap(), true).unwrap();
+    }
+    s.node_heartbeat(small, cap(), 4_000, &mut out).unwrap();
+    assert!(
+        out.is_empty(),
+        "h1 is too small for the first, the second waits"
+    );
+    s.node_heartbeat(large, big, 4_100, &mut out).unwrap();
+    assert_eq!(out.len(), 1, "h2 takes the map that waited past the cap");
+    assert_eq!(out[0].locality, Locality::Rack);
+}
