@@ -28,6 +28,18 @@ impl Session {
         out.clear();
         self.booked.clear();
         self.node(node)?;
+        if !self.clock_started {
+            // Asks made before the first heartbeat (an RM restart re-sends
+            // every app's) have waited from now, not from time 0.
+            self.clock_started = true;
+            for a in &mut self.apps {
+                for g in &mut a.groups {
+                    g.wait_from = g.wait_from.max(now_ms);
+                }
+            }
+            self.wait_floor = now_ms;
+            self.stall_checked = now_ms;
+        }
         self.now_ms = self.now_ms.max(now_ms);
         self.drive_planning(now_ms);
         if self.now_ms.saturating_sub(self.stall_checked) >= STALL_CHECK_MS {

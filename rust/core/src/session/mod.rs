@@ -437,6 +437,9 @@ pub struct Session {
     in_flight: Option<(i64, PlanResult)>,
     /// Time of the latest heartbeat (ms): the clock of locality waits.
     now_ms: i64,
+    /// A heartbeat has set `now_ms`. Until then the clock is unknown (the
+    /// RM's is wall time), so waits of asks made before it start at it.
+    clock_started: bool,
     /// A lower bound of `wait_from` over busy groups with host or rack asks:
     /// while `now - wait_floor` is below the cap, no group can be starving
     /// and the heartbeat skips the scan.
@@ -484,6 +487,7 @@ impl Session {
             planning: Planning::default(),
             in_flight: None,
             now_ms: 0,
+            clock_started: false,
             wait_floor: i64::MAX,
             stall_checked: 0,
             stalled: 0,

@@ -651,6 +651,8 @@ fn a_large_waiting_ask_is_still_served_after_a_small_node_looked() {
         s.update_ask(app, 20, res, n, big, true).unwrap();
     }
     let mut out = Vec::new();
+    s.node_heartbeat(small, Resources::new(0, 0), 0, &mut out)
+        .unwrap();
     // A small ask that begins waiting later lets h1 look at all.
     s.node_heartbeat(small, Resources::new(0, 0), 3_500, &mut out)
         .unwrap();
@@ -666,4 +668,23 @@ fn a_large_waiting_ask_is_still_served_after_a_small_node_looked() {
     s.node_heartbeat(large, big, 4_100, &mut out).unwrap();
     assert_eq!(out.len(), 1, "h2 takes the map that waited past the cap");
     assert_eq!(out[0].locality, Locality::Rack);
+}
+
+/// The RM's clock is wall time: asks sent before the first heartbeat (an RM
+/// restart re-sends every app's) start waiting at that heartbeat, not at 0.
+#[test]
+fn asks_before_the_first_heartbeat_wait_from_it() {
+    let mut s = session(PolicyKind::Asm1);
+    let _h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+    let app = s.add_app("application_1_0001", 1.0, 0).unwrap();
+    for (res, n) in [("h1", 1), ("/r1", 1), (ANY, 1)] {
+        s.update_ask(app, 20, res, n, cap(), true).unwrap();
+    }
+    let t0 = 1_795_000_000_000;
+    let mut out = Vec::new();
+    s.node_heartbeat(h2, cap(), t0, &mut out).unwrap();
+    assert!(out.is_empty(), "the map has not waited yet");
+    s.node_heartbeat(h2, cap(), t0 + 3_000, &mut out).unwrap();
+    assert_eq!(out.len(), 1, "after the cap it takes h2");
 }
