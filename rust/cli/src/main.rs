@@ -11,7 +11,7 @@ use spindle_core::generate::{generate, GenSpec};
 use spindle_core::plan::timed_plan;
 use spindle_core::policy::asm1::{semi_matching, Asm1Workspace};
 use spindle_core::policy::delay::LocalityDelay;
-use spindle_core::session::SessionEvent;
+use spindle_core::session::{JobOrder, SessionEvent};
 use spindle_core::{Assignment, CostModel, Instance, Metrics, PolicyKind};
 use spindle_sim::{simulate, NetworkModel, SimConfig, Workload};
 
@@ -289,6 +289,15 @@ struct SimulateArgs {
     /// off-switch slot before reducers do; negative: wait for ever.
     #[arg(long, default_value_t = spindle_core::session::DEFAULT_MAX_WAIT_MS, allow_hyphen_values = true)]
     max_wait_ms: i64,
+    /// Order of jobs under planned policies: weighted-remaining (least
+    /// pending containers over weight first) or fifo (submission order).
+    #[arg(long, default_value = "weighted-remaining", value_parser = parse_job_order)]
+    job_order: JobOrder,
+}
+
+fn parse_job_order(s: &str) -> Result<JobOrder, String> {
+    JobOrder::from_name(s)
+        .ok_or_else(|| format!("unknown job order {s:?}: fifo or weighted-remaining"))
 }
 
 fn main() {
@@ -518,6 +527,7 @@ fn cmd_simulate(a: SimulateArgs, limits: &Limits) -> Result<()> {
         planning_base_ms: a.planning_ms,
         planning_ms_per_million_tasks: a.planning_ms_per_million_tasks,
         max_wait_ms: a.max_wait_ms,
+        job_order: a.job_order,
         ..SimConfig::default()
     };
     cfg.set_slots(a.slots)

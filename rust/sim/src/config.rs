@@ -3,6 +3,7 @@
 //! stated assumptions.
 
 use spindle_core::policy::delay::LocalityDelay;
+use spindle_core::session::JobOrder;
 use spindle_core::{CostModel, PolicyKind, Resources};
 
 /// How a non-local map reads its block.
@@ -69,6 +70,8 @@ pub struct SimConfig {
     pub planning_ms_per_million_tasks: f64,
     /// The Session's locality-wait cap (`SessionConfig::max_wait_ms`; negative: none).
     pub max_wait_ms: i64,
+    /// The Session's application order (`SessionConfig::job_order`).
+    pub job_order: JobOrder,
     /// Keep a record per task (for tests and plots).
     pub record_tasks: bool,
     pub seed: u64,
@@ -118,6 +121,7 @@ impl Default for SimConfig {
             planning_base_ms: 0.0,
             planning_ms_per_million_tasks: 0.0,
             max_wait_ms: spindle_core::session::DEFAULT_MAX_WAIT_MS,
+            job_order: JobOrder::default(),
             record_tasks: false,
             seed: 1,
             policy: PolicyKind::HadoopDefault,

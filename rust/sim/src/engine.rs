@@ -371,6 +371,7 @@ impl<'a> Sim<'a> {
             seed: cfg.seed,
             delay: cfg.delay,
             max_wait_ms: cfg.max_wait_ms,
+            job_order: cfg.job_order,
             ..SessionConfig::default()
         });
         session.set_planning(Planning::Modelled {

@@ -119,8 +119,8 @@ impl Session {
         (id != NONE).then_some(id)
     }
 
-    /// An application is submitted. The weight is checked here; no policy of
-    /// this issue uses it yet (weighted completion time is S-PC's).
+    /// An application is submitted. Its weight orders it under
+    /// [`JobOrder::WeightedRemaining`].
     pub fn add_app(
         &mut self,
         app: &str,
@@ -155,6 +155,7 @@ impl Session {
         self.apps.push(AppState {
             name: app.to_string(),
             submit: submit_time,
+            weight,
             alive: true,
             groups: Vec::new(),
         });
@@ -167,14 +168,28 @@ impl Session {
         Ok(id)
     }
 
-    fn rebuild_app_order(&mut self) {
+    /// Ranks live applications: by submission, or for planned policies under
+    /// [`JobOrder::WeightedRemaining`] by pending containers over weight.
+    /// Called when apps come and go and before each plan.
+    pub(super) fn rebuild_app_order(&mut self) {
         self.busy_stale = true;
         self.app_order.clear();
         self.app_order
             .extend((0..self.apps.len() as AppId).filter(|&a| self.apps[a as usize].alive));
         let apps = &self.apps;
-        self.app_order
-            .sort_by_key(|&a| (apps[a as usize].submit, a));
+        if self.dynamic.planned && self.cfg.job_order == JobOrder::WeightedRemaining {
+            let remaining =
+                |a: &AppState| a.groups.iter().map(|g| g.any.max(0) as f64).sum::<f64>() / a.weight;
+            self.app_order.sort_by(|&x, &y| {
+                let (a, b) = (&apps[x as usize], &apps[y as usize]);
+                remaining(a)
+                    .total_cmp(&remaining(b))
+                    .then((a.submit, x).cmp(&(b.submit, y)))
+            });
+        } else {
+            self.app_order
+                .sort_by_key(|&a| (apps[a as usize].submit, a));
+        }
         self.rank.clear();
         self.rank.resize(self.apps.len(), u32::MAX);
         for (i, &a) in self.app_order.iter().enumerate() {

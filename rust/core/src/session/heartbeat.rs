@@ -53,6 +53,10 @@ impl Session {
             if !free.fits(&self.min_ask) {
                 break;
             }
+            if let Some(slot) = self.serve_finishing(node, &free) {
+                self.commit(node, slot, &mut free, out);
+                continue;
+            }
             let pick = match self.queue_head(node, &free) {
                 QueueHead::Take(slot) => slot,
                 QueueHead::Blocked => break,
@@ -87,6 +91,48 @@ impl Session {
         }
         self.min_ask = min;
         self.location_less = location_less;
+        self.finishing.clear();
+        if self.dynamic.planned && self.cfg.job_order == JobOrder::WeightedRemaining {
+            let apps = &self.apps;
+            self.finishing
+                .extend(self.busy.iter().copied().filter(|&a| {
+                    let pending = || apps[a as usize].groups.iter().filter(|g| g.any > 0);
+                    pending().all(|g| g.counts.is_empty())
+                }));
+        }
+    }
+
+    /// Job-aware order across phases: a job whose maps have all started
+    /// gets its reducers before a later-ranked job's planned maps, so it
+    /// finishes instead of waiting for every queue to drain. Only such jobs:
+    /// a reducer never takes a slot its own job's maps still need.
+    fn serve_finishing(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
+        if self.finishing.is_empty() {
+            return None;
+        }
+        let head_rank = self.nodes[node as usize]
+            .queue
+            .front()
+            .map_or(u32::MAX, |s| {
+                self.rank.get(s.app as usize).copied().unwrap_or(u32::MAX)
+            });
+        for &app in &self.finishing {
+            if self.rank[app as usize] >= head_rank {
+                break;
+            }
+            for (gi, g) in self.apps[app as usize].groups.iter().enumerate() {
+                if g.any > 0 && g.counts.is_empty() && free.fits(&g.capability) {
+                    return Some(Slot {
+                        app,
+                        group: gi as u32,
+                        priority: g.priority,
+                        task: NONE,
+                        locality: Locality::OffSwitch,
+                    });
+                }
+            }
+        }
+        None
     }
 
     /// The slot with its group index as it is now (a plan made on a

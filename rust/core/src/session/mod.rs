@@ -183,6 +183,37 @@ pub struct SessionConfig {
     /// An ask group with no container for this long is named in the log as
     /// stalled (once, until it gets one).
     pub stall_ms: i64,
+    /// Order of applications in planned queues and in the fallback.
+    pub job_order: JobOrder,
+}
+
+/// How a planned policy orders applications (on each node's queue and in
+/// the fallback). Heartbeat-only policies (`hadoop-default`, `greedy`)
+/// always visit applications in submission order, as their schedulers do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum JobOrder {
+    /// Submission order (FIFO), then registration.
+    Fifo,
+    /// Least weighted remaining work first: pending containers over the
+    /// application's weight (Smith's rule), re-ranked at every plan, then
+    /// submission order. Short jobs are not queued behind long ones.
+    #[default]
+    WeightedRemaining,
+}
+
+impl JobOrder {
+    pub fn name(self) -> &'static str {
+        match self {
+            JobOrder::Fifo => "fifo",
+            JobOrder::WeightedRemaining => "weighted-remaining",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<JobOrder> {
+        [JobOrder::Fifo, JobOrder::WeightedRemaining]
+            .into_iter()
+            .find(|o| o.name() == name)
+    }
 }
 
 /// Default of [`SessionConfig::max_wait_ms`].
@@ -199,6 +230,7 @@ impl Default for SessionConfig {
             delay: LocalityDelay::default(),
             max_wait_ms: DEFAULT_MAX_WAIT_MS,
             stall_ms: DEFAULT_STALL_MS,
+            job_order: JobOrder::default(),
         }
     }
 }
@@ -385,6 +417,8 @@ impl Group {
 struct AppState {
     name: String,
     submit: i64,
+    /// Weight of the job (`spindle.job.weight` or YARN priority).
+    weight: f64,
     alive: bool,
     groups: Vec<Group>,
 }
@@ -416,6 +450,10 @@ pub struct Session {
     min_ask: Resources,
     /// Busy ask groups with no host or rack asks (reducers).
     location_less: u32,
+    /// Busy applications, in order, whose only pending asks have no
+    /// location (a job in its reduce phase): served before later-ranked
+    /// applications' planned maps under [`JobOrder::WeightedRemaining`].
+    finishing: Vec<AppId>,
     /// Per interned host or rack name: how many ask groups with containers
     /// left at ANY ask for it, so a local-only policy skips the FIFO visit at
     /// a node nobody asks for.
@@ -479,6 +517,7 @@ impl Session {
             busy_stale: false,
             min_ask: Resources::new(i64::MAX, i32::MAX),
             location_less: 0,
+            finishing: Vec::new(),
             askers: Vec::new(),
             asking: Vec::new(),
             rank: Vec::new(),

@@ -167,6 +167,10 @@ impl Session {
     pub fn plan_request_start(&mut self) -> (PlanRequest, Vec<AppId>) {
         self.dirty = false;
         let planned = self.dynamic.planned;
+        if planned && self.cfg.job_order == JobOrder::WeightedRemaining {
+            // Remaining work changed with the asks: re-rank before planning.
+            self.rebuild_app_order();
+        }
         let r = PlanRequest {
             policy: self.cfg.policy,
             cost: self.cfg.cost,
@@ -409,8 +413,8 @@ impl PlanRequest {
             return result;
         };
         let assignment = planner.plan(&problem, self.seed);
-        // FIFO across applications (groups come in FIFO order), then the
-        // planner's own order on the node.
+        // The Session's application order (groups come in that order), then
+        // the planner's own order on the node.
         let mut rank: HashMap<AppId, usize> = HashMap::new();
         for g in &self.groups {
             let next = rank.len();

@@ -688,3 +688,82 @@ fn asks_before_the_first_heartbeat_wait_from_it() {
     s.node_heartbeat(h2, cap(), t0 + 3_000, &mut out).unwrap();
     assert_eq!(out.len(), 1, "after the cap it takes h2");
 }
+
+fn ordered(order: JobOrder) -> Session {
+    Session::new(SessionConfig {
+        policy: PolicyKind::Asm1,
+        job_order: order,
+        ..SessionConfig::default()
+    })
+}
+
+/// A big job submitted first and a small one after, both local to h1 only.
+fn big_then_small(s: &mut Session) -> (NodeId, AppId, AppId) {
+    let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let big = s.add_app("big", 1.0, 0).unwrap();
+    let small = s.add_app("small", 1.0, 1).unwrap();
+    for (app, n) in [(big, 10), (small, 2)] {
+        for res in ["h1", "/r1", ANY] {
+            s.update_ask(app, 20, res, n, cap(), false).unwrap();
+        }
+    }
+    (h1, big, small)
+}
+
+#[test]
+fn weighted_remaining_order_serves_the_smaller_job_first_and_fifo_does_not() {
+    let mut out = Vec::new();
+    let mut s = ordered(JobOrder::WeightedRemaining);
+    let (h1, _, small) = big_then_small(&mut s);
+    s.node_heartbeat(h1, cap(), 0, &mut out).unwrap();
+    assert_eq!(out[0].app, small, "2 pending containers before 10");
+    let mut s = ordered(JobOrder::Fifo);
+    let (h1, big, _) = big_then_small(&mut s);
+    s.node_heartbeat(h1, cap(), 0, &mut out).unwrap();
+    assert_eq!(out[0].app, big, "submission order");
+    // The weight divides the remaining work: a big job of weight 10 ranks first.
+    let mut s = ordered(JobOrder::WeightedRemaining);
+    let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let heavy = s.add_app("heavy", 10.0, 5).unwrap();
+    let light = s.add_app("light", 1.0, 0).unwrap();
+    for (app, n) in [(heavy, 10), (light, 2)] {
+        for res in ["h1", "/r1", ANY] {
+            s.update_ask(app, 20, res, n, cap(), false).unwrap();
+        }
+    }
+    s.node_heartbeat(h1, cap(), 0, &mut out).unwrap();
+    assert_eq!(out[0].app, heavy, "10 / 10 < 2 / 1");
+}
+
+#[test]
+fn a_job_whose_maps_all_started_gets_its_reducer_before_later_jobs_maps() {
+    let mut out = Vec::new();
+    for order in [JobOrder::WeightedRemaining, JobOrder::Fifo] {
+        let mut s = ordered(order);
+        let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+        let first = s.add_app("first", 1.0, 0).unwrap();
+        let second = s.add_app("second", 1.0, 1).unwrap();
+        // `first` is in its reduce phase: one location-less ask at priority 10.
+        s.update_ask(first, 10, ANY, 1, cap(), true).unwrap();
+        for res in ["h1", "/r1", ANY] {
+            s.update_ask(second, 20, res, 5, cap(), true).unwrap();
+        }
+        s.node_heartbeat(h1, cap(), 0, &mut out).unwrap();
+        let want = match order {
+            JobOrder::WeightedRemaining => (first, 10),
+            // FIFO keeps the planned maps first (the reducer waits for the queue).
+            JobOrder::Fifo => (second, 20),
+        };
+        assert_eq!((out[0].app, out[0].priority), want, "{order:?}");
+    }
+    // A job with maps still pending does not get its reducer ahead of them.
+    let mut s = ordered(JobOrder::WeightedRemaining);
+    let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let a = s.add_app("a", 1.0, 0).unwrap();
+    s.update_ask(a, 10, ANY, 1, cap(), true).unwrap();
+    for (res, n) in [("h1", 1), ("/r1", 1), (ANY, 1)] {
+        s.update_ask(a, 20, res, n, cap(), true).unwrap();
+    }
+    s.node_heartbeat(h1, cap(), 0, &mut out).unwrap();
+    assert_eq!(out[0].priority, 20, "the map local to h1 first");
+}
