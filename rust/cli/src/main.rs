@@ -631,7 +631,13 @@ fn event_lines(events: &[(SessionEvent, Vec<spindle_core::Grant>)]) -> String {
                 let tasks: Vec<String> = tasks.iter().map(|t| t.join(",")).collect();
                 writeln!(s, "input_blocks\t{app}\t{priority}\t{}", tasks.join("\t"))
             }
-            SessionEvent::ContainerFinished { node } => writeln!(s, "container_finished\t{node}"),
+            SessionEvent::ContainerFinished { node, app: None } => {
+                writeln!(s, "container_finished\t{node}")
+            }
+            SessionEvent::ContainerFinished {
+                node,
+                app: Some(app),
+            } => writeln!(s, "container_finished\t{node}\t{app}"),
             SessionEvent::Heartbeat { node, free, now_ms } => {
                 let g: Vec<String> = grants
                     .iter()

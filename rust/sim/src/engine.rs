@@ -1058,12 +1058,16 @@ impl<'a> Sim<'a> {
             c.done_ms = self.now;
         }
         let n = c.node;
+        let app = self.jobs[c.job as usize].app;
         let node = &mut self.nodes[n as usize];
         node.free.memory_mb += cap.memory_mb;
         node.free.vcores += cap.vcores;
         self.last_activity = self.now;
-        self.session.container_finished(n)?;
-        self.record(SessionEvent::ContainerFinished { node: n });
+        self.session.app_container_finished(n, app)?;
+        self.record(SessionEvent::ContainerFinished {
+            node: n,
+            app: Some(app),
+        });
         Ok(())
     }
 

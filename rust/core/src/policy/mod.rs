@@ -18,6 +18,7 @@ pub mod compile_time;
 pub mod delay;
 pub mod ds;
 pub mod etf;
+pub mod fair;
 pub mod gcc;
 pub mod greedy;
 pub mod hds;
@@ -57,6 +58,9 @@ pub struct Dynamic {
     pub spill: bool,
     /// Spill only after missed scheduling opportunities (delay scheduling).
     pub delay: bool,
+    /// FairScheduler: applications by usage over weight, its locality
+    /// thresholds, one container per heartbeat ([`fair`]).
+    pub fair: bool,
 }
 
 const DS15: ds::Ds = ds::Ds {
@@ -120,6 +124,10 @@ pub enum PolicyKind {
     GreedyComm,
     /// CapacityScheduler's delay scheduling, YARN's stock behaviour.
     HadoopDefault,
+    /// FairScheduler at its default locality thresholds (no delay).
+    HadoopFair,
+    /// FairScheduler with both locality thresholds at 0.5.
+    HadoopFairHalf,
     /// MaxCover-BalAssign (Fischer, Su and Yin), the flow-based baseline.
     Mb,
     /// BAlance-Reduce (seed 004).
@@ -165,12 +173,14 @@ pub enum PolicyKind {
 }
 
 impl PolicyKind {
-    pub const ALL: [PolicyKind; 30] = [
+    pub const ALL: [PolicyKind; 32] = [
         PolicyKind::Asm1,
         PolicyKind::Asm1Comm,
         PolicyKind::Greedy,
         PolicyKind::GreedyComm,
         PolicyKind::HadoopDefault,
+        PolicyKind::HadoopFair,
+        PolicyKind::HadoopFairHalf,
         PolicyKind::Mb,
         PolicyKind::Bar,
         PolicyKind::Hds,
@@ -205,6 +215,8 @@ impl PolicyKind {
             PolicyKind::Greedy => "greedy",
             PolicyKind::GreedyComm => "greedy-comm",
             PolicyKind::HadoopDefault => "hadoop-default",
+            PolicyKind::HadoopFair => "hadoop-fair",
+            PolicyKind::HadoopFairHalf => "hadoop-fair-0.5",
             PolicyKind::Mb => "mb",
             PolicyKind::Bar => "bar",
             PolicyKind::Hds => "hds",
@@ -252,6 +264,18 @@ impl PolicyKind {
         )
     }
 
+    /// The FairScheduler's locality thresholds, for `hadoop-fair*`.
+    pub fn fair_locality(self) -> Option<fair::FairLocality> {
+        match self {
+            PolicyKind::HadoopFair => Some(fair::FairLocality::DEFAULT),
+            PolicyKind::HadoopFairHalf => Some(fair::FairLocality {
+                node_threshold: 0.5,
+                rack_threshold: 0.5,
+            }),
+            _ => None,
+        }
+    }
+
     /// Looks a policy up by its command-line name.
     pub fn from_name(name: &str) -> Result<PolicyKind, CoreError> {
         PolicyKind::ALL
@@ -271,7 +295,7 @@ impl PolicyKind {
             PolicyKind::Asm1Comm => Some(&asm1_comm::Asm1Comm),
             PolicyKind::Greedy => Some(&greedy::Greedy { comm: false }),
             PolicyKind::GreedyComm => Some(&greedy::Greedy { comm: true }),
-            PolicyKind::HadoopDefault => None,
+            PolicyKind::HadoopDefault | PolicyKind::HadoopFair | PolicyKind::HadoopFairHalf => None,
             PolicyKind::Mb => Some(&mb::Mb),
             PolicyKind::Bar => Some(&bar::Bar),
             PolicyKind::Hds => Some(&hds::Hds),
@@ -375,6 +399,7 @@ impl PolicyKind {
             steal: false,
             spill: false,
             delay: false,
+            fair: false,
         };
         match self {
             PolicyKind::Asm1 => Dynamic {
@@ -393,6 +418,11 @@ impl PolicyKind {
             PolicyKind::HadoopDefault => Dynamic {
                 spill: true,
                 delay: true,
+                ..d
+            },
+            PolicyKind::HadoopFair | PolicyKind::HadoopFairHalf => Dynamic {
+                spill: true,
+                fair: true,
                 ..d
             },
             // The plan already holds its remote tasks; a node whose queue is
@@ -502,7 +532,7 @@ mod tests {
         let err = PolicyKind::from_name("fifo").unwrap_err().to_string();
         assert_eq!(
             err,
-            "unknown policy \"fifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm, hadoop-default, mb, bar, hds, ds0.15, ds0.25, gcc, labl, labl+1, labl-always, round-robin, static-asm1, asm1-makespan, asm1-comm-steal, maestro, maestro-comm, locaware-min, locaware-min-comm, locaware-avg, locaware-avg-comm, etf, etf-comm, locaware-clair-min, locaware-clair-min-comm, locaware-clair-avg, locaware-clair-avg-comm"
+            "unknown policy \"fifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm, hadoop-default, hadoop-fair, hadoop-fair-0.5, mb, bar, hds, ds0.15, ds0.25, gcc, labl, labl+1, labl-always, round-robin, static-asm1, asm1-makespan, asm1-comm-steal, maestro, maestro-comm, locaware-min, locaware-min-comm, locaware-avg, locaware-avg-comm, etf, etf-comm, locaware-clair-min, locaware-clair-min-comm, locaware-clair-avg, locaware-clair-avg-comm"
         );
     }
 }

@@ -156,6 +156,7 @@ impl Session {
             name: app.to_string(),
             submit: submit_time,
             weight,
+            running: 0,
             alive: true,
             groups: Vec::new(),
         });
@@ -163,6 +164,8 @@ impl Session {
         // Room for every app in the busy list, so heartbeats never grow it.
         self.busy
             .reserve(self.apps.len().saturating_sub(self.busy.len()));
+        self.fair_order
+            .reserve(self.apps.len().saturating_sub(self.fair_order.len()));
         self.rebuild_app_order();
         self.dirty = true;
         Ok(id)
@@ -273,6 +276,7 @@ impl Session {
                         first_free: 0,
                         wait_from: now,
                         stall_logged: false,
+                        fair_level: None,
                     },
                 );
                 i
@@ -426,6 +430,26 @@ impl Session {
         g.first_free = 0;
         g.exact = true;
         self.dirty = true;
+        Ok(())
+    }
+
+    /// A container of `app` on `node` finished: as [`Self::container_finished`],
+    /// and the app's usage (the FairScheduler's order) drops. An app that
+    /// finished since is no error: its last containers end after it.
+    pub fn app_container_finished(&mut self, node: NodeId, app: AppId) -> Result<(), SessionError> {
+        let a = self
+            .apps
+            .get(app as usize)
+            .ok_or(SessionError::UnknownApp(app))?;
+        if a.running == 0 && a.alive {
+            return Err(SessionError::BadApp {
+                app: a.name.clone(),
+                problem: "a container finished, but none granted to it is running".into(),
+            });
+        }
+        self.container_finished(node)?;
+        let a = &mut self.apps[app as usize];
+        a.running = a.running.saturating_sub(1);
         Ok(())
     }
 

@@ -66,6 +66,10 @@ impl Session {
                 },
             };
             self.commit(node, pick, &mut free, out);
+            if self.dynamic.fair {
+                // yarn.scheduler.fair.assignmultiple is false by default.
+                break;
+            }
         }
         Ok(())
     }
@@ -209,6 +213,9 @@ impl Session {
         if delay {
             return self.delayed(node, free);
         }
+        if let Some(rule) = self.cfg.policy.fair_locality() {
+            return self.fair(node, free, rule);
+        }
         if steal {
             if let Some(s) = self.steal(node, free) {
                 return Some(s);
@@ -348,6 +355,57 @@ impl Session {
         })
     }
 
+    /// The FairScheduler (see `policy::fair`): applications by usage over
+    /// weight, then submission; each priority that fits counts an
+    /// opportunity and takes the most local level its allowed level permits.
+    fn fair(&mut self, node: NodeId, free: &Resources, rule: FairLocality) -> Option<Slot> {
+        let mut order = std::mem::take(&mut self.fair_order);
+        order.clear();
+        order.extend_from_slice(&self.busy);
+        let apps = &self.apps;
+        // Unstable sort: no allocation, and the rank makes keys distinct.
+        order.sort_unstable_by(|&x, &y| {
+            let (a, b) = (&apps[x as usize], &apps[y as usize]);
+            (a.running as f64 / a.weight)
+                .total_cmp(&(b.running as f64 / b.weight))
+                .then(self.rank[x as usize].cmp(&self.rank[y as usize]))
+        });
+        let nodes = self.alive_nodes;
+        let n = &self.nodes[node as usize];
+        let mut pick = None;
+        'apps: for &app in &order {
+            for (gi, g) in self.apps[app as usize].groups.iter_mut().enumerate() {
+                // hasContainerForNode: asks left, and a place this node can serve.
+                if g.any <= 0 || !free.fits(&g.capability) || !(g.relax || g.asked(n.rack)) {
+                    continue;
+                }
+                g.missed += 1;
+                let allowed = rule.allowed(&mut g.fair_level, &mut g.missed, nodes);
+                let locality = if g.asked(n.name) && g.asked(n.rack) {
+                    Locality::Node
+                } else if !g.relax {
+                    continue;
+                } else if g.asked(n.rack) && allowed != Locality::Node {
+                    Locality::Rack
+                } else if g.counts.is_empty() || allowed == Locality::OffSwitch {
+                    Locality::OffSwitch
+                } else {
+                    continue;
+                };
+                pick = Some(Slot {
+                    app,
+                    group: gi as u32,
+                    priority: g.priority,
+                    task: NONE,
+                    locality,
+                });
+                break 'apps;
+            }
+        }
+        self.fair_order = order;
+        pick
+    }
+
     /// Visits applications in FIFO order and their priorities in order, as
     /// Hadoop's FifoScheduler does, and serves the first ask that fits and
     /// for which `level_for` names a locality.
@@ -454,6 +512,7 @@ impl Session {
     fn commit(&mut self, node: NodeId, s: Slot, free: &mut Resources, out: &mut Vec<Grant>) {
         let n = &mut self.nodes[node as usize];
         n.running += 1;
+        self.apps[s.app as usize].running += 1;
         let (host, rack) = (n.name, n.rack);
         let g = &mut self.apps[s.app as usize].groups[s.group as usize];
         let askers = &mut self.askers;
@@ -504,6 +563,7 @@ impl Session {
             Locality::OffSwitch => {}
         }
         self.busy_stale |= became_empty;
+        FairLocality::granted(&mut g.fair_level, s.locality);
         g.wait_from = self.now_ms;
         g.stall_logged = false;
         g.any -= 1;

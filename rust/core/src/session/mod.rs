@@ -25,6 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::{Bipartite, CostModel, Csr, Locality, NodeId, Problem, NONE};
 use crate::policy::delay::{LocalityDelay, Offer};
+use crate::policy::fair::FairLocality;
 use crate::policy::{Dynamic, PolicyKind};
 
 /// Dense application index, given by [`Session::add_app`].
@@ -276,6 +277,9 @@ pub enum SessionEvent {
     },
     ContainerFinished {
         node: NodeId,
+        /// The container's application, when the host says.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        app: Option<AppId>,
     },
     Heartbeat {
         node: NodeId,
@@ -405,6 +409,8 @@ struct Group {
     wait_from: i64,
     /// The stall detector has named this group since its last container.
     stall_logged: bool,
+    /// FairScheduler's allowed locality level (`None` before its first offer).
+    fair_level: Option<Locality>,
 }
 
 impl Group {
@@ -419,6 +425,9 @@ struct AppState {
     submit: i64,
     /// Weight of the job (`spindle.job.weight` or YARN priority).
     weight: f64,
+    /// Containers granted and not reported finished (hosts that name the
+    /// app when a container finishes; the FairScheduler's usage).
+    running: u32,
     alive: bool,
     groups: Vec<Group>,
 }
@@ -454,6 +463,8 @@ pub struct Session {
     /// location (a job in its reduce phase): served before later-ranked
     /// applications' planned maps under [`JobOrder::WeightedRemaining`].
     finishing: Vec<AppId>,
+    /// The FairScheduler's visiting order (reused buffer).
+    fair_order: Vec<AppId>,
     /// Per interned host or rack name: how many ask groups with containers
     /// left at ANY ask for it, so a local-only policy skips the FIFO visit at
     /// a node nobody asks for.
@@ -518,6 +529,7 @@ impl Session {
             min_ask: Resources::new(i64::MAX, i32::MAX),
             location_less: 0,
             finishing: Vec::new(),
+            fair_order: Vec::new(),
             askers: Vec::new(),
             asking: Vec::new(),
             rank: Vec::new(),
@@ -632,7 +644,11 @@ impl Session {
                 priority,
                 tasks,
             } => self.set_input_blocks(*app, *priority, tasks),
-            SessionEvent::ContainerFinished { node } => self.container_finished(*node),
+            SessionEvent::ContainerFinished { node, app: None } => self.container_finished(*node),
+            SessionEvent::ContainerFinished {
+                node,
+                app: Some(app),
+            } => self.app_container_finished(*node, *app),
             SessionEvent::Heartbeat { node, free, now_ms } => {
                 self.node_heartbeat(*node, *free, *now_ms, out)
             }

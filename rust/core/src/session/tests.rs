@@ -767,3 +767,77 @@ fn a_job_whose_maps_all_started_gets_its_reducer_before_later_jobs_maps() {
     s.node_heartbeat(h1, cap(), 0, &mut out).unwrap();
     assert_eq!(out[0].priority, 20, "the map local to h1 first");
 }
+
+#[test]
+fn hadoop_fair_serves_the_app_with_least_usage_one_container_per_heartbeat() {
+    let mut s = session(PolicyKind::HadoopFair);
+    let h1 = s
+        .add_node("h1", "/r1", Resources::new(4096, 4), 1.0)
+        .unwrap();
+    let h2 = s
+        .add_node("h2", "/r2", Resources::new(4096, 4), 1.0)
+        .unwrap();
+    let a = s.add_app("a", 1.0, 0).unwrap();
+    let b = s.add_app("b", 1.0, 1).unwrap();
+    for app in [a, b] {
+        for res in ["h1", "/r1", ANY] {
+            s.update_ask(app, 20, res, 4, cap(), true).unwrap();
+        }
+    }
+    let mut out = Vec::new();
+    s.node_heartbeat(h1, Resources::new(4096, 4), 0, &mut out)
+        .unwrap();
+    assert_eq!(out.len(), 1, "assignmultiple is off: one container");
+    assert_eq!((out[0].app, out[0].count), (a, 1));
+    s.node_heartbeat(h1, Resources::new(3072, 3), 1, &mut out)
+        .unwrap();
+    assert_eq!(out[0].app, b, "a holds one container, b none");
+    // Default thresholds (-1): no delay scheduling, off-switch at once.
+    s.node_heartbeat(h2, Resources::new(4096, 4), 2, &mut out)
+        .unwrap();
+    assert_eq!((out[0].app, out[0].locality), (a, Locality::OffSwitch));
+    s.node_heartbeat(h1, Resources::new(2048, 2), 3, &mut out)
+        .unwrap();
+    assert_eq!(out[0].app, b, "a holds two, b one");
+    // A finished container of a lowers its usage below b's.
+    s.app_container_finished(h1, a).unwrap();
+    s.node_heartbeat(h1, Resources::new(2048, 2), 4, &mut out)
+        .unwrap();
+    assert_eq!(out[0].app, a);
+}
+
+#[test]
+fn hadoop_fair_half_waits_half_the_cluster_in_opportunities() {
+    let mut s = session(PolicyKind::HadoopFairHalf);
+    let nodes: Vec<NodeId> = (0..4)
+        .map(|i| s.add_node(&format!("h{i}"), "/r1", cap(), 1.0).unwrap())
+        .collect();
+    let a = s.add_app("a", 1.0, 0).unwrap();
+    for res in ["h0", "/r1", ANY] {
+        s.update_ask(a, 20, res, 1, cap(), true).unwrap();
+    }
+    let mut out = Vec::new();
+    // Offers 1 (sets node-local), 2 (2 <= 0.5 * 4): refused; 3 relaxes to rack.
+    s.node_heartbeat(nodes[1], cap(), 0, &mut out).unwrap();
+    assert!(out.is_empty());
+    s.node_heartbeat(nodes[2], cap(), 1, &mut out).unwrap();
+    assert!(out.is_empty());
+    s.node_heartbeat(nodes[3], cap(), 2, &mut out).unwrap();
+    assert_eq!(out[0].locality, Locality::Rack);
+}
+
+#[test]
+fn a_finished_container_of_an_app_with_none_running_is_refused_by_name() {
+    let mut s = session(PolicyKind::HadoopFair);
+    let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let a = s.add_app("application_7_0001", 1.0, 0).unwrap();
+    let err = s.app_container_finished(h1, a).unwrap_err().to_string();
+    assert_eq!(
+        err,
+        "application \"application_7_0001\": a container finished, but none granted to it is running"
+    );
+    assert_eq!(
+        s.app_container_finished(h1, 9).unwrap_err(),
+        SessionError::UnknownApp(9)
+    );
+}
