@@ -457,6 +457,23 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeContainerF
     })
 }
 
+#[no_mangle]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeAppContainerFinished(
+    env: Env,
+    _: jclass,
+    handle: jlong,
+    node: jint,
+    app: jint,
+) {
+    guard(env, || {
+        let node = id(node, "node id")?;
+        let app = id(app, "app id")?;
+        locked(handle, |c| {
+            Ok(c.session.app_container_finished(node, app)?)
+        })
+    })
+}
+
 fn locality_code(l: Locality) -> jint {
     match l {
         Locality::Node => 0,

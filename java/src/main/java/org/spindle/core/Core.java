@@ -21,6 +21,14 @@ public interface Core extends AutoCloseable {
 
   void containerFinished(int node);
 
+  /**
+   * A container of {@code app} on {@code node} finished: as {@link #containerFinished(int)},
+   * and the app's usage (the FairScheduler policies' order) drops.
+   */
+  default void containerFinished(int node, int app) {
+    containerFinished(node);
+  }
+
   int heartbeat(int node, long freeMemoryMb, int freeVcores, long nowMs, int[] out);
 
   int drain(int[] out);

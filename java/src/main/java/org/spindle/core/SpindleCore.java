@@ -169,6 +169,16 @@ public final class SpindleCore implements Core {
     }
   }
 
+  @Override
+  public void containerFinished(int node, int app) {
+    lock.readLock().lock();
+    try {
+      nativeAppContainerFinished(open(), node, app);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
   /**
    * A node heartbeat: writes grants into {@code out} ({@link #GRANT_INTS} ints
    * each) and returns how many the core decided. If that is more than
@@ -285,6 +295,8 @@ public final class SpindleCore implements Core {
   private static native void nativeInputBlocks(long handle, int app, int priority, String[] tasks);
 
   private static native void nativeContainerFinished(long handle, int node);
+
+  private static native void nativeAppContainerFinished(long handle, int node, int app);
 
   private static native int nativeHeartbeat(long handle, int node, long freeMemoryMb, int freeVcores,
       long nowMs, int[] out);

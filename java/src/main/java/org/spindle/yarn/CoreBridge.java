@@ -293,13 +293,18 @@ public final class CoreBridge implements AutoCloseable {
     }
   }
 
-  public synchronized void containerFinished(String node) {
+  public synchronized void containerFinished(String node, Object appKey) {
     Integer id = nodes.get(node);
     if (id == null) {
       return;
     }
+    Integer app = apps.get(appKey);
     try {
-      core.containerFinished(id);
+      if (app != null) {
+        core.containerFinished(id, app);
+      } else {
+        core.containerFinished(id);
+      }
     } catch (RuntimeException | LinkageError e) {
       failed("a finished container on node " + node, e);
     }

@@ -698,7 +698,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
         sink.fromCore = false;
       }
       for (int i = done; i < count; i++) {
-        bridge.containerFinished(sink.node.getNodeName());
+        bridge.containerFinished(sink.node.getNodeName(), app);
       }
       if (done < count) {
         // The core booked these as granted: give it back what the RM still asks for.
@@ -889,7 +889,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     SpindleAppAttempt attempt = getCurrentAttemptForContainer(container.getId());
     FiCaSchedulerNode node = (FiCaSchedulerNode) getNode(container.getNodeId());
     if (coreContainers.remove(container.getId()) && node != null) {
-      bridge.containerFinished(node.getNodeName());
+      bridge.containerFinished(node.getNodeName(), container.getId().getApplicationAttemptId());
     }
     if (attempt == null) {
       LOG.info("Unknown application released container " + container.getId() + " on node "

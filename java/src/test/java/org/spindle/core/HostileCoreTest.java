@@ -106,6 +106,7 @@ public final class HostileCoreTest {
         t.call("updateAsk vcores " + v, () -> c.updateAsk(t.app, 23, "*", 1, 1024, v, true));
         t.call("inputBlocks app " + v, () -> c.inputBlocks(v, 20, new String[] {"probe"}));
         t.call("containerFinished " + v, () -> c.containerFinished(v));
+        t.call("containerFinished app " + v, () -> c.containerFinished(t.node, v));
         t.call("heartbeat node " + v, () -> c.heartbeat(v, 1024, 1, 0, new int[16]));
         t.call("heartbeat vcores " + v, () -> c.heartbeat(t.node, 1024, v, 0, new int[16]));
       }

@@ -75,7 +75,11 @@ public final class SpindleCoreTest {
             break;
           }
           case "container_finished":
-            core.containerFinished(Integer.parseInt(f[1]));
+            if (f.length > 2) {
+              core.containerFinished(Integer.parseInt(f[1]), Integer.parseInt(f[2]));
+            } else {
+              core.containerFinished(Integer.parseInt(f[1]));
+            }
             break;
           case "heartbeat": {
             int n = core.heartbeat(Integer.parseInt(f[1]), Long.parseLong(f[2]), Integer.parseInt(f[3]),

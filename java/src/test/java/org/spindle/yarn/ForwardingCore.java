@@ -47,6 +47,11 @@ class ForwardingCore implements Core {
   }
 
   @Override
+  public void containerFinished(int node, int app) {
+    inner.containerFinished(node, app);
+  }
+
+  @Override
   public int heartbeat(int node, long freeMemoryMb, int freeVcores, long nowMs, int[] out) {
     return inner.heartbeat(node, freeMemoryMb, freeVcores, nowMs, out);
   }
