@@ -29,7 +29,12 @@ pub struct Ds {
 impl Ds {
     /// The rule for `problem`: threshold = floor(fraction * servers).
     pub fn rule(&self, problem: &Problem) -> Rule {
-        let threshold = (self.fraction.max(0.0) * problem.num_nodes() as f64).floor();
+        self.rule_for(problem.num_nodes())
+    }
+
+    /// The rule on a cluster of `nodes` servers (the Session's live nodes).
+    pub fn rule_for(&self, nodes: usize) -> Rule {
+        let threshold = (self.fraction.max(0.0) * nodes as f64).floor();
         Rule::Delay {
             threshold: threshold.min(u32::MAX as f64) as u32,
         }

@@ -40,10 +40,13 @@ impl Default for Gcc {
 impl Gcc {
     /// The played-out dispatch, with start times for [`Dispatch::makespan`].
     pub fn dispatch(&self, problem: &Problem, seed: u64) -> Dispatch {
-        let rule = Rule::Gcc {
+        dispatch(problem, self.rule(), self.heartbeat, seed)
+    }
+
+    pub fn rule(&self) -> Rule {
+        Rule::Gcc {
             utilization: self.utilization,
-        };
-        dispatch(problem, rule, self.heartbeat, seed)
+        }
     }
 }
 

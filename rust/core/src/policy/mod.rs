@@ -264,6 +264,20 @@ impl PolicyKind {
         )
     }
 
+    /// The rule of a dispatcher at a free slot with no local task, the same
+    /// in the compile-time dispatch (`spindle plan`) and the Session: HDS and
+    /// GREEDY-COMM take any task, DS counts skips up to its threshold (a
+    /// fraction of the `nodes` servers), GCC waits while the cluster is busy.
+    pub fn dispatch_rule(self, nodes: usize) -> Option<compile_time::Rule> {
+        match self {
+            PolicyKind::Hds | PolicyKind::GreedyComm => Some(compile_time::Rule::Any),
+            PolicyKind::Ds15 => Some(DS15.rule_for(nodes)),
+            PolicyKind::Ds25 => Some(DS25.rule_for(nodes)),
+            PolicyKind::Gcc => Some(GCC.rule()),
+            _ => None,
+        }
+    }
+
     /// The FairScheduler's locality thresholds, for `hadoop-fair*`.
     pub fn fair_locality(self) -> Option<fair::FairLocality> {
         match self {
@@ -433,15 +447,11 @@ impl PolicyKind {
                 spill: true,
                 ..d
             },
-            // At heartbeats: local first, then any task.
-            PolicyKind::Hds => Dynamic { spill: true, ..d },
-            // At heartbeats the Session's delay rule (missed opportunities)
-            // stands for the skip counter and the idle-server test.
-            PolicyKind::Ds15 | PolicyKind::Ds25 | PolicyKind::Gcc => Dynamic {
-                spill: true,
-                delay: true,
-                ..d
-            },
+            // At heartbeats: local first, then their rule
+            // ([`PolicyKind::dispatch_rule`]).
+            PolicyKind::Hds | PolicyKind::Ds15 | PolicyKind::Ds25 | PolicyKind::Gcc => {
+                Dynamic { spill: true, ..d }
+            }
             // LABL's plan already holds its remote choices; an idle node may
             // still take a local task (no extra resources), never a remote one.
             PolicyKind::Labl | PolicyKind::LablPlus1 | PolicyKind::LablAlways => Dynamic {

@@ -74,6 +74,7 @@ impl Session {
         };
         self.index_asking(name);
         self.alive_nodes += 1;
+        self.cluster_slots = None;
         self.dirty = true;
         Ok(id)
     }
@@ -86,7 +87,9 @@ impl Session {
         self.alive_nodes -= 1;
         self.queued_total -= n.queue.len();
         n.queue.clear();
+        self.running_total -= n.running as u64;
         n.running = 0;
+        self.cluster_slots = None;
         self.dirty = true;
         Ok(())
     }
@@ -107,6 +110,7 @@ impl Session {
         let n = &mut self.nodes[node as usize];
         if n.capacity != capacity {
             n.capacity = capacity;
+            self.cluster_slots = None;
             self.dirty = true;
         }
         Ok(())
@@ -465,6 +469,7 @@ impl Session {
             });
         }
         n.running -= 1;
+        self.running_total -= 1;
         Ok(())
     }
 }

@@ -93,6 +93,9 @@ impl Session {
                 location_less += g.counts.is_empty() as u32;
             }
         }
+        if self.min_ask != min {
+            self.cluster_slots = None;
+        }
         self.min_ask = min;
         self.location_less = location_less;
         self.finishing.clear();
@@ -215,6 +218,9 @@ impl Session {
         }
         if let Some(rule) = self.cfg.policy.fair_locality() {
             return self.fair(node, free, rule);
+        }
+        if let Some(rule) = self.cfg.policy.dispatch_rule(self.alive_nodes as usize) {
+            return self.dispatch(node, free, rule);
         }
         if steal {
             if let Some(s) = self.steal(node, free) {
@@ -353,6 +359,68 @@ impl Session {
             }
             Some(level)
         })
+    }
+
+    /// A compile-time dispatcher's rule at a heartbeat, as
+    /// `policy::compile_time::dispatch` plays it: a task local to this node
+    /// from any application, else the rule decides whether the node takes a
+    /// remote task (rack-local first) or waits for the next heartbeat. DS's
+    /// delay counter is the dispatcher's, reset by every launch. Reducers
+    /// (asks with no location) are never delayed.
+    fn dispatch(&mut self, node: NodeId, free: &Resources, rule: Rule) -> Option<Slot> {
+        if self.askers[self.nodes[node as usize].name as usize] > 0 {
+            if let Some(s) = self.serve_asking(node, free) {
+                self.ds_skips = 0;
+                return Some(s);
+            }
+        }
+        let go = match rule {
+            Rule::Any => true,
+            Rule::Delay { threshold } => {
+                self.ds_skips = self.ds_skips.saturating_add(1);
+                self.ds_skips > threshold
+            }
+            Rule::Gcc { utilization } => {
+                let slots = self.cluster_slots();
+                let idle = slots.saturating_sub(self.running_total) as f64;
+                idle >= ((1.0 - utilization.clamp(0.0, 1.0)) * slots as f64 - 1e-9).ceil()
+            }
+        };
+        if !go {
+            if self.location_less == 0 {
+                return None;
+            }
+            return self.serve_fifo(node, free, |g, _| {
+                g.counts.is_empty().then_some(Locality::OffSwitch)
+            });
+        }
+        let s = self.serve_fifo(node, free, |g, n| {
+            if g.relax && g.asked(n.rack) {
+                Some(Locality::Rack)
+            } else if g.relax || g.counts.is_empty() {
+                Some(Locality::OffSwitch)
+            } else {
+                None
+            }
+        })?;
+        self.ds_skips = 0;
+        Some(s)
+    }
+
+    /// Containers of the smallest ask that the live nodes hold.
+    fn cluster_slots(&mut self) -> u64 {
+        if let Some(s) = self.cluster_slots {
+            return s;
+        }
+        let min = self.min_ask;
+        let s = self
+            .nodes
+            .iter()
+            .filter(|n| n.alive)
+            .map(|n| n.capacity.slots_of(&min) as u64)
+            .sum();
+        self.cluster_slots = Some(s);
+        s
     }
 
     /// The FairScheduler (see `policy::fair`): applications by usage over
@@ -513,6 +581,7 @@ impl Session {
         let n = &mut self.nodes[node as usize];
         n.running += 1;
         self.apps[s.app as usize].running += 1;
+        self.running_total += 1;
         let (host, rack) = (n.name, n.rack);
         let g = &mut self.apps[s.app as usize].groups[s.group as usize];
         let askers = &mut self.askers;

@@ -24,6 +24,7 @@ use thiserror::Error;
 use serde::{Deserialize, Serialize};
 
 use crate::model::{Bipartite, CostModel, Csr, Locality, NodeId, Problem, NONE};
+use crate::policy::compile_time::Rule;
 use crate::policy::delay::{LocalityDelay, Offer};
 use crate::policy::fair::FairLocality;
 use crate::policy::{Dynamic, PolicyKind};
@@ -463,6 +464,13 @@ pub struct Session {
     /// location (a job in its reduce phase): served before later-ranked
     /// applications' planned maps under [`JobOrder::WeightedRemaining`].
     finishing: Vec<AppId>,
+    /// Skips since the last remote or local launch (DS's delay counter).
+    ds_skips: u32,
+    /// Containers granted and not finished, over live nodes (GCC).
+    running_total: u64,
+    /// Containers of the smallest ask the live nodes hold; `None` once a
+    /// node or the smallest ask changed (GCC recomputes it).
+    cluster_slots: Option<u64>,
     /// The FairScheduler's visiting order (reused buffer).
     fair_order: Vec<AppId>,
     /// Per interned host or rack name: how many ask groups with containers
@@ -530,6 +538,9 @@ impl Session {
             location_less: 0,
             finishing: Vec::new(),
             fair_order: Vec::new(),
+            ds_skips: 0,
+            running_total: 0,
+            cluster_slots: None,
             askers: Vec::new(),
             asking: Vec::new(),
             rank: Vec::new(),
