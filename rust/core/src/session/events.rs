@@ -185,14 +185,20 @@ impl Session {
             .extend((0..self.apps.len() as AppId).filter(|&a| self.apps[a as usize].alive));
         let apps = &self.apps;
         if self.dynamic.planned && self.cfg.job_order == JobOrder::WeightedRemaining {
-            let remaining =
-                |a: &AppState| a.groups.iter().map(|g| g.any.max(0) as f64).sum::<f64>() / a.weight;
-            self.app_order.sort_by(|&x, &y| {
-                let (a, b) = (&apps[x as usize], &apps[y as usize]);
-                remaining(a)
-                    .total_cmp(&remaining(b))
-                    .then((a.submit, x).cmp(&(b.submit, y)))
-            });
+            // Keys computed once (a plan re-ranks a thousand apps under the
+            // host's lock); ties by submission, then registration.
+            let mut keyed: Vec<(f64, i64, AppId)> = self
+                .app_order
+                .iter()
+                .map(|&x| {
+                    let a = &apps[x as usize];
+                    let pending: f64 = a.groups.iter().map(|g| g.any.max(0) as f64).sum();
+                    (pending / a.weight, a.submit, x)
+                })
+                .collect();
+            keyed.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then((a.1, a.2).cmp(&(b.1, b.2))));
+            self.app_order.clear();
+            self.app_order.extend(keyed.iter().map(|k| k.2));
         } else {
             self.app_order
                 .sort_by_key(|&a| (apps[a as usize].submit, a));
