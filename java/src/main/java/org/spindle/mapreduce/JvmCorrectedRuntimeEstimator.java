@@ -2,9 +2,13 @@ package org.spindle.mapreduce;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.apache.hadoop.conf.Configuration;
 
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptId;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
+import org.apache.hadoop.mapreduce.v2.app.AppContext;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptStatusUpdateEvent.TaskAttemptStatus;
 import org.apache.hadoop.mapreduce.v2.app.speculate.LegacyTaskRuntimeEstimator;
 import org.slf4j.Logger;
@@ -50,6 +54,15 @@ public class JvmCorrectedRuntimeEstimator extends LegacyTaskRuntimeEstimator {
   }
 
   private final ConcurrentMap<TaskAttemptId, Reports> reports = new ConcurrentHashMap<>();
+  /** The first corrected estimate is logged (once per AM), so that a run shows the estimator at work. */
+  private final AtomicBoolean logged = new AtomicBoolean();
+
+  @Override
+  public void contextualize(Configuration conf, AppContext context) {
+    super.contextualize(conf, context);
+    LOG.info("JvmCorrectedRuntimeEstimator: runtime estimates timed from each attempt's first"
+        + " progress report (JVM start-up excluded)");
+  }
 
   /**
    * Corrected completion time, or NaN without a rate (no second report with
@@ -106,7 +119,13 @@ public class JvmCorrectedRuntimeEstimator extends LegacyTaskRuntimeEstimator {
     if (r != null && start != Long.MAX_VALUE) {
       double end = correctedCompletion(r.firstAt, r.firstProgress, r.lastAt, r.lastProgress);
       if (!Double.isNaN(end)) {
-        return Math.round(end - start);
+        long runtime = Math.round(end - start);
+        if (logged.compareAndSet(false, true)) {
+          LOG.info("JvmCorrectedRuntimeEstimator: first corrected estimate: attempt {} runtime {} ms"
+              + " (legacy {} ms), launched {}, first report at {} ({}), latest at {} ({})", id, runtime,
+              super.estimatedRuntime(id), start, r.firstAt, r.firstProgress, r.lastAt, r.lastProgress);
+        }
+        return runtime;
       }
     }
     return super.estimatedRuntime(id);
