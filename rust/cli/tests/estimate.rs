@@ -161,3 +161,29 @@ fn simulated_tasks_score_both_estimators() {
         assert!(stderr(&o).contains(want), "{}", stderr(&o));
     }
 }
+
+#[test]
+fn progress_files_are_bounded() {
+    let f = write("bounded", "a,0,1,0.1\nb,0,1,0.1\n");
+    let o = spindle(&["estimate", "-i", &f, "--max-tasks", "1"]);
+    assert!(!o.status.success());
+    assert_eq!(
+        stderr(&o).trim_end(),
+        format!("spindle: error: {f}:2: task \"b\": more than the limit of 1 tasks")
+    );
+    let o = spindle(&["estimate", "-i", &f, "--max-input-bytes", "10"]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("over the 10-byte limit (--max-input-bytes)"),
+        "{}",
+        stderr(&o)
+    );
+    for bad in ["--interval=nan", "--interval=1e308", "--interval=-1"] {
+        let o = spindle(&["estimate", "--simulate", bad]);
+        assert!(!o.status.success());
+        assert!(stderr(&o).contains("--interval"), "{}", stderr(&o));
+    }
+    let o = spindle(&["estimate", "--help"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("Usage: spindle estimate"));
+}
