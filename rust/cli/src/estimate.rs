@@ -34,6 +34,10 @@ pub struct EstimateArgs {
     /// With --simulate: progress report interval in seconds (the MR task reporter's 3).
     #[arg(long, default_value_t = 3.0, value_name = "S")]
     interval: f64,
+    /// With --simulate: each map's rate between reports varies uniformly in
+    /// [1 - J, 1 + J] times its mean (0: progress linear after start-up).
+    #[arg(long, default_value_t = 0.0, value_name = "J")]
+    jitter: f64,
     /// With --simulate: random seed (placement, heartbeats, start-up times).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -82,18 +86,20 @@ fn simulated(a: &EstimateArgs) -> Result<String> {
         startup_min_ms,
         startup_max_ms,
         progress_ms,
+        rate_jitter: a.jitter,
         seed: a.seed,
     })?;
     Ok(match a.format {
         Format::Json => format!("{}\n", serde_json::to_string_pretty(&run)?),
         Format::Table => {
             let mut out = format!(
-                "{} simulated WordCount maps (mean {:.1} s from launch to finish), JVM start-up uniform in {}-{} s, progress every {} s, seed {}\n",
+                "{} simulated WordCount maps (mean {:.1} s from launch to finish), JVM start-up uniform in {}-{} s, progress every {} s, rate jitter {}, seed {}\n",
                 run.tasks,
                 run.mean_task_s,
                 run.startup_min_s,
                 run.startup_max_s,
                 run.progress_interval_s,
+                run.rate_jitter,
                 run.seed
             );
             out.push_str(&error_table(&run.rows));

@@ -128,6 +128,27 @@ fn simulated_tasks_score_both_estimators() {
     // linear progress (up to the millisecond clock).
     assert!(rows[1]["jvm_corrected_mae"].as_f64().unwrap() < 0.01);
 
+    // Rates that vary between reports: neither is exact, the corrected one is closer.
+    let o = spindle(&[
+        "estimate",
+        "--simulate",
+        "--tasks",
+        "40",
+        "--jitter",
+        "0.5",
+        "--format",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["rate_jitter"], 0.5);
+    let half = &v["rows"][2];
+    let c = half["jvm_corrected_mae"].as_f64().unwrap();
+    assert!(
+        c > 0.01 && c < half["hadoop_default_mae"].as_f64().unwrap(),
+        "{half}"
+    );
+
     let o = spindle(&["estimate", "--simulate", "--tasks", "40"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
@@ -148,6 +169,10 @@ fn simulated_tasks_score_both_estimators() {
         (
             vec!["--interval", "0"],
             "--interval: must be at least 0.001 s",
+        ),
+        (
+            vec!["--jitter", "1"],
+            "estimate: rate jitter 1 must be in [0, 1)",
         ),
         (
             vec!["--tasks", "1000000"],

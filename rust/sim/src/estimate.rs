@@ -3,12 +3,19 @@
 //! range, 1-5 s for issue 12) and then report progress every few seconds,
 //! linear in the work done. Each finished map is scored at 10 %, 25 % and
 //! 50 % progress against its real finish.
+//!
+//! With `rate_jitter` J > 0 the rate of each map varies between reports
+//! (each interval's rate uniform in [1 - J, 1 + J] times the mean, the
+//! finish unchanged), as interference would make it: progress is then not
+//! linear and neither estimator is exact.
 
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 use spindle_core::estimate::{ErrorMeter, ErrorRow, Report, ERROR_POINTS};
 
 use crate::config::SimConfig;
-use crate::engine::{simulate, SimError};
+use crate::engine::{simulate, SimError, TaskRecord};
 use crate::workload::{JobSpec, Profile};
 
 /// Most maps an estimator run may simulate.
@@ -24,6 +31,8 @@ pub struct EstimateSetup {
     pub startup_max_ms: u64,
     /// Progress report interval (ms; the MR task reporter's 3 s).
     pub progress_ms: u64,
+    /// Rate variation between reports, in [0, 1) (0: linear progress).
+    pub rate_jitter: f64,
     pub seed: u64,
 }
 
@@ -34,6 +43,7 @@ impl Default for EstimateSetup {
             startup_min_ms: 1000,
             startup_max_ms: 5000,
             progress_ms: 3000,
+            rate_jitter: 0.0,
             seed: 1,
         }
     }
@@ -46,6 +56,7 @@ pub struct EstimateRun {
     pub startup_min_s: f64,
     pub startup_max_s: f64,
     pub progress_interval_s: f64,
+    pub rate_jitter: f64,
     pub seed: u64,
     /// Mean map duration from launch to finish, seconds.
     pub mean_task_s: f64,
@@ -68,6 +79,12 @@ pub fn estimator_errors(setup: &EstimateSetup) -> Result<EstimateRun, SimError> 
             setup.startup_max_ms, setup.progress_ms
         )));
     }
+    if !(0.0..1.0).contains(&setup.rate_jitter) {
+        return Err(SimError::Config(format!(
+            "estimate: rate jitter {} must be in [0, 1)",
+            setup.rate_jitter
+        )));
+    }
     let cfg = SimConfig {
         nodes: 10,
         racks: 2,
@@ -88,11 +105,15 @@ pub fn estimator_errors(setup: &EstimateSetup) -> Result<EstimateRun, SimError> 
     let out = simulate(&cfg, &jobs, |_| {})?;
     let mut meter = ErrorMeter::new(&ERROR_POINTS);
     let (mut maps, mut total_ms) = (0usize, 0u64);
+    // Its own stream: the simulation's draws stay as they are.
+    let mut rng = ChaCha8Rng::seed_from_u64(setup.seed ^ 0x6a09_e667_f3bc_c908);
+    let mut curve = Vec::new();
     for t in out.tasks.iter().filter(|t| !t.reduce) {
         maps += 1;
         total_ms += t.done_ms - t.launched_ms;
         let s = |ms: u64| ms as f64 / 1000.0;
-        let reports = t.progress.iter().map(|&(at, p)| Report {
+        jittered(t, setup.rate_jitter, &mut rng, &mut curve);
+        let reports = t.progress.iter().zip(&curve).map(|(&(at, _), &p)| Report {
             at: s(at),
             progress: p,
         });
@@ -105,10 +126,34 @@ pub fn estimator_errors(setup: &EstimateSetup) -> Result<EstimateRun, SimError> 
         startup_min_s: setup.startup_min_ms as f64 / 1000.0,
         startup_max_s: setup.startup_max_ms as f64 / 1000.0,
         progress_interval_s: setup.progress_ms as f64 / 1000.0,
+        rate_jitter: setup.rate_jitter,
         seed: setup.seed,
         mean_task_s: total_ms as f64 / 1000.0 / maps.max(1) as f64,
         rows: meter.rows(),
     })
+}
+
+/// The progress of `t` at its reports when the rate of each interval
+/// between reports (and of the last one, to the finish) is drawn uniform in
+/// [1 - j, 1 + j]: the work done is the rate-weighted time, normalised so
+/// that the task finishes when it did. `j = 0` gives the simulator's values.
+fn jittered(t: &TaskRecord, j: f64, rng: &mut ChaCha8Rng, out: &mut Vec<f64>) {
+    out.clear();
+    if j == 0.0 {
+        out.extend(t.progress.iter().map(|&(_, p)| p));
+        return;
+    }
+    let mut done = 0.0;
+    let mut prev = t.jvm_up_ms;
+    for &(at, _) in &t.progress {
+        done += (at - prev) as f64 * rng.gen_range(1.0 - j..=1.0 + j);
+        out.push(done);
+        prev = at;
+    }
+    let total = done + t.done_ms.saturating_sub(prev) as f64 * rng.gen_range(1.0 - j..=1.0 + j);
+    for p in out.iter_mut() {
+        *p = (*p / total).min(1.0);
+    }
 }
 
 #[cfg(test)]
@@ -177,6 +222,27 @@ mod tests {
     }
 
     #[test]
+    fn jitter_makes_both_err_and_keeps_the_order() {
+        let linear = estimator_errors(&EstimateSetup {
+            tasks: 40,
+            ..EstimateSetup::default()
+        })
+        .unwrap();
+        let run = estimator_errors(&EstimateSetup {
+            tasks: 40,
+            rate_jitter: 0.5,
+            ..EstimateSetup::default()
+        })
+        .unwrap();
+        assert_eq!(run.tasks, 40);
+        // Same tasks, same finishes: only the progress path differs.
+        assert_eq!(run.mean_task_s, linear.mean_task_s);
+        let half = &run.rows[2];
+        assert!(half.jvm_corrected_mae > 0.01, "{half:?}");
+        assert!(half.jvm_corrected_mae < half.hadoop_default_mae, "{half:?}");
+    }
+
+    #[test]
     fn bad_setup_is_an_error() {
         let err = estimator_errors(&EstimateSetup {
             tasks: 0,
@@ -197,6 +263,15 @@ mod tests {
             err.to_string()
                 .contains("jvm start-up range 5000..1000 ms is empty"),
             "{err}"
+        );
+        let err = estimator_errors(&EstimateSetup {
+            rate_jitter: 1.0,
+            ..EstimateSetup::default()
+        })
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "configuration: estimate: rate jitter 1 must be in [0, 1)"
         );
     }
 }
