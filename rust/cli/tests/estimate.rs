@@ -212,3 +212,31 @@ fn progress_files_are_bounded() {
     assert!(o.status.success());
     assert!(stdout(&o).contains("Usage: spindle estimate"));
 }
+
+/// Progress reports of the 8 WordCount maps of one loopback-cluster run
+/// (Hadoop 3.4.2, `scripts/hadoop-bench --quick --schedulers capacity
+/// --estimator jvm-corrected`), taken from the MR AM's syslog: real JVM
+/// start-up of about 13 s on a loaded 2-core machine.
+#[test]
+fn real_loopback_cluster_reports() {
+    let f = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/loopback-wordcount-progress.csv"
+    );
+    let o = spindle(&["estimate", "--input", f, "--format", "json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["tasks"].as_array().unwrap().len(), 8);
+    let want = [(34.84, 23.32), (27.63, 12.72), (5.80, 3.47)];
+    for (row, (d, c)) in v["errors"].as_array().unwrap().iter().zip(want) {
+        assert_eq!(row["tasks"], 8);
+        let (got_d, got_c) = (
+            row["hadoop_default_mae"].as_f64().unwrap(),
+            row["jvm_corrected_mae"].as_f64().unwrap(),
+        );
+        assert!(
+            (got_d - d).abs() < 0.005 && (got_c - c).abs() < 0.005,
+            "{row}"
+        );
+    }
+}
