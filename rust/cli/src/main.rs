@@ -15,6 +15,7 @@ use spindle_core::session::{JobOrder, SessionEvent};
 use spindle_core::{Assignment, CostModel, Instance, Metrics, PolicyKind};
 use spindle_sim::{simulate, NetworkModel, SimConfig, Workload};
 
+mod estimate;
 mod hdfs_input;
 mod repro;
 
@@ -80,6 +81,9 @@ enum Command {
     Simulate(SimulateArgs),
     /// Rerun a seed paper's experiments and print our figures beside the paper's.
     Repro(repro::ReproArgs),
+    /// Predict task completion from progress reports (Hadoop's default and the
+    /// JVM-start-up corrected estimator) and score both at 10/25/50 % progress.
+    Estimate(estimate::EstimateArgs),
 }
 
 #[derive(Args)]
@@ -317,6 +321,7 @@ fn main() {
         Command::Bench(a) => cmd_bench(a, &limits),
         Command::Simulate(a) => cmd_simulate(a, &limits),
         Command::Repro(a) => repro::run(&a).and_then(|t| emit(&t)),
+        Command::Estimate(a) => estimate::run(&a, &limits).and_then(|t| emit(&t)),
     };
     if let Err(e) = result {
         eprintln!("spindle: error: {e:#}");

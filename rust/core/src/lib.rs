@@ -3,6 +3,7 @@
 //! JNI) and the simulator drive. No I/O, no async.
 
 pub mod error;
+pub mod estimate;
 pub mod execute;
 pub mod generate;
 pub mod instance;

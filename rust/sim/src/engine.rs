@@ -76,6 +76,12 @@ pub struct TaskRecord {
     pub done_ms: u64,
     pub first_progress_ms: Option<u64>,
     pub locality: Locality,
+    /// When the AM launched the container (the JVM start-up begins).
+    pub launched_ms: u64,
+    /// Progress reports `(time, progress)` of a map: linear in the work
+    /// done after start-up, as a map's record reader reports. Reduces
+    /// report none here (their three-phase progress is not modelled).
+    pub progress: Vec<(u64, f64)>,
 }
 
 /// Everything a run produces.
@@ -118,6 +124,9 @@ struct Container {
     finished: bool,
     first_progress_ms: Option<u64>,
     locality: Locality,
+    launched_ms: u64,
+    /// Progress reports (with `record_tasks` only).
+    reports: Vec<(u64, f64)>,
     /// Racks whose uplink an off-rack read occupies, or the BAR remote flag.
     flow: Option<(u32, u32)>,
 }
@@ -666,6 +675,8 @@ impl<'a> Sim<'a> {
                         finished: false,
                         first_progress_ms: None,
                         locality: g.locality,
+                        launched_ms: u64::MAX,
+                        reports: Vec::new(),
                         flow: None,
                     });
                     self.jobs[j as usize].delivered.push(cid);
@@ -710,6 +721,7 @@ impl<'a> Sim<'a> {
                 _ => self.assign_reduce(j, cid),
             };
             if assigned {
+                self.containers[cid as usize].launched_ms = self.now;
                 let up = self.now + self.jvm_delay();
                 self.push(up, Ev::JvmUp(cid));
             } else {
@@ -1044,6 +1056,13 @@ impl<'a> Sim<'a> {
             return;
         }
         c.first_progress_ms.get_or_insert(self.now);
+        if self.cfg.record_tasks {
+            if let Work::Map(_) = c.work {
+                let work = c.done_ms.saturating_sub(c.jvm_up_ms).max(1);
+                let done = self.now.saturating_sub(c.jvm_up_ms).min(work);
+                c.reports.push((self.now, done as f64 / work as f64));
+            }
+        }
         let next = self.now + self.cfg.progress_ms;
         if next < c.done_ms {
             self.push(next, Ev::Progress(cid));
@@ -1179,6 +1198,8 @@ impl<'a> Sim<'a> {
                         done_ms: c.done_ms,
                         first_progress_ms: c.first_progress_ms,
                         locality: c.locality,
+                        launched_ms: c.launched_ms,
+                        progress: c.reports.clone(),
                     })
                 })
                 .collect()

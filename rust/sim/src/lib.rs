@@ -19,12 +19,14 @@
 
 pub mod config;
 pub mod engine;
+pub mod estimate;
 pub mod load;
 pub mod report;
 pub mod workload;
 
 pub use config::{NetworkModel, SimConfig};
 pub use engine::{simulate, Progress, SimError, SimOutput, TaskRecord, HORIZON_MS};
+pub use estimate::{estimator_errors, EstimateRun, EstimateSetup};
 pub use load::{scale_to_load, LoadScaling};
 pub use report::{JobResult, SimMetrics, SimResult};
 pub use workload::{JobSpec, Profile, Workload, WorkloadError};
