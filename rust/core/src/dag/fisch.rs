@@ -34,42 +34,59 @@ pub struct GetBufs {
     frags: VecDeque<Fi>,
     leftovers: Vec<Fi>,
     smaller: Vec<Fi>,
+    before: Vec<Fi>,
     merged: Vec<Fi>,
 }
 
 /// Alg. 3 on the sorted queue `intv`: the first `k` intervals of length `d`
-/// starting at or after `b`. With `commit`, `intv` becomes rem: the four
-/// sorted queues smaller, frags, leftovers and the untouched rest of `intv`
-/// merged in linear time; otherwise `intv` is left as it was. Returns the
-/// latest end among the first `k`.
+/// starting at or after `b`. With `commit`, `intv` becomes rem: the sorted
+/// queues smaller, frags, leftovers and the untouched rest of `intv` merged in
+/// linear time; otherwise `intv` is left as it was. Returns the latest end
+/// among the first `k`.
+///
+/// The paper marks (0, b) busy for good. With a stream of jobs that throws
+/// away the free time before b that the next job (released earlier than b)
+/// could use, and jobs end up serialised; so the parts before b go to a fifth
+/// sorted queue, `before`, and are kept. Free time before a job's release is
+/// dropped when the job starts ([`Fisch::schedule_job`]).
 pub fn get(b: f64, k: usize, d: f64, intv: &mut Vec<Fi>, bufs: &mut GetBufs, commit: bool) -> f64 {
     let GetBufs {
         first,
         frags,
         leftovers,
         smaller,
+        before,
         merged,
     } = bufs;
     first.clear();
     frags.clear();
     leftovers.clear();
     smaller.clear();
+    before.clear();
     let mut i = 0;
+    let mut taken = 0;
     let mut latest = f64::NEG_INFINITY;
-    while first.len() < k {
-        // Head of intv with (0, b) marked busy: drop what ends by b, cut the rest at b.
+    while taken < k {
+        // Head of intv with (0, b) marked busy for this request.
         while i < intv.len() && intv[i].e <= b {
+            if commit {
+                before.push(intv[i]);
+            }
             i += 1;
         }
-        let head = intv.get(i).map(|f| Fi {
-            s: f.s.max(b),
-            ..*f
-        });
+        let head = intv.get(i).copied();
         let fi = match (head, frags.front()) {
-            (Some(h), Some(f)) if f.s < h.s => frags.pop_front(),
+            (Some(h), Some(f)) if f.s < h.s.max(b) => frags.pop_front(),
             (Some(h), _) => {
                 i += 1;
-                Some(h)
+                if h.s < b {
+                    if commit {
+                        before.push(Fi { e: b, ..h });
+                    }
+                    Some(Fi { s: b, ..h })
+                } else {
+                    Some(h)
+                }
             }
             (None, Some(_)) => frags.pop_front(),
             (None, None) => None,
@@ -77,10 +94,9 @@ pub fn get(b: f64, k: usize, d: f64, intv: &mut Vec<Fi>, bufs: &mut GetBufs, com
         // Every node keeps an endless interval, so this only ends on an empty group.
         let Some(fi) = fi else { break };
         if fi.len() >= d {
+            taken += 1;
             if commit {
                 first.push(Fi { e: fi.s + d, ..fi });
-            } else {
-                first.push(fi);
             }
             latest = fi.s + d;
             let rest = Fi { s: fi.s + d, ..fi };
@@ -96,13 +112,13 @@ pub fn get(b: f64, k: usize, d: f64, intv: &mut Vec<Fi>, bufs: &mut GetBufs, com
     if commit {
         let tail = &intv[i..];
         merged.clear();
-        merged.reserve(smaller.len() + frags.len() + leftovers.len() + tail.len());
+        merged.reserve(before.len() + smaller.len() + frags.len() + leftovers.len() + tail.len());
         let frags = frags.make_contiguous();
-        let qs: [&[Fi]; 4] = [smaller, frags, leftovers, tail];
-        let mut pos = [0usize; 4];
+        let qs: [&[Fi]; 5] = [before, smaller, frags, leftovers, tail];
+        let mut pos = [0usize; 5];
         loop {
             let mut best: Option<usize> = None;
-            for q in 0..4 {
+            for q in 0..5 {
                 if let Some(f) = qs[q].get(pos[q]) {
                     if best.is_none_or(|b| f.s < qs[b][pos[b]].s) {
                         best = Some(q);
@@ -132,6 +148,8 @@ pub struct Fisch<'a> {
     /// Tasks of a block by preferred node (scratch).
     want: Vec<Vec<u32>>,
     wanted: Vec<u32>,
+    /// What a task leaves of its interval (shorter task or faster node).
+    slack: Vec<Fi>,
     trial: Vec<Placement>,
 }
 
@@ -163,6 +181,7 @@ impl<'a> Fisch<'a> {
             node_of: Vec::new(),
             want: vec![Vec::new(); dc.nodes()],
             wanted: Vec::new(),
+            slack: Vec::new(),
             trial: Vec::new(),
         }
     }
@@ -175,6 +194,13 @@ impl<'a> Fisch<'a> {
         release: f64,
         out: &mut Vec<Placement>,
     ) -> u32 {
+        // Free time before the release is of no use to this job or later ones.
+        for q in &mut self.intv {
+            q.retain_mut(|f| {
+                f.s = f.s.max(release);
+                f.e > f.s
+            });
+        }
         let tries = (self.max_refinements as usize + 1).min(ALPHAS.len());
         let saved_tracker = self.tracker.clone();
         let mut best: Option<(f64, usize)> = None;
@@ -238,7 +264,34 @@ impl<'a> Fisch<'a> {
             get(b, k, d, &mut self.intv[g as usize], &mut self.bufs, true);
             loc[blk] = g;
             fin[blk] = self.place(j, job, &blocks.members[blk]);
+            self.return_slack(g as usize);
         }
+    }
+
+    /// Gives the unused ends of the block's intervals back to group `g`: the
+    /// paper keeps the whole interval of the longest task of the block (its
+    /// pessimistic abstraction); the concrete schedule knows better.
+    fn return_slack(&mut self, g: usize) {
+        if self.slack.is_empty() {
+            return;
+        }
+        self.slack.sort_by(|a, b| a.s.total_cmp(&b.s));
+        let q = &self.intv[g];
+        let merged = &mut self.bufs.merged;
+        merged.clear();
+        merged.reserve(q.len() + self.slack.len());
+        let (mut a, mut b) = (0, 0);
+        while a < q.len() || b < self.slack.len() {
+            if b >= self.slack.len() || (a < q.len() && q[a].s <= self.slack[b].s) {
+                merged.push(q[a]);
+                a += 1;
+            } else {
+                merged.push(self.slack[b]);
+                b += 1;
+            }
+        }
+        std::mem::swap(&mut self.intv[g], merged);
+        self.slack.clear();
     }
 
     /// Puts the block's tasks on the intervals in `bufs.first`, a task on the
@@ -290,6 +343,9 @@ impl<'a> Fisch<'a> {
                 end,
             };
             self.node_of[t as usize] = fi.node;
+            if end < fi.e {
+                self.slack.push(Fi { s: end, ..*fi });
+            }
             self.tracker.add(&p);
             self.trial.push(p);
             fin = fin.max(end);
@@ -329,8 +385,8 @@ mod tests {
         let got: Vec<(u32, f64)> = bufs.first.iter().map(|f| (f.node, f.s)).collect();
         assert_eq!(got, vec![(1, 2.0), (0, 10.0), (1, 12.0)]);
         assert!(intv.windows(2).all(|w| w[0].s <= w[1].s), "{intv:?}");
-        // The short interval stays (cut at b), the leftover 22..30 of node 1 too.
-        assert!(intv.contains(&fi(0, 1.0, 5.0)));
+        // The short interval stays (in two parts, at b), the leftover 22..30 of node 1 too.
+        assert!(intv.contains(&fi(0, 0.0, 1.0)) && intv.contains(&fi(0, 1.0, 5.0)));
         assert!(intv.contains(&fi(1, 22.0, 30.0)));
         assert!(intv.contains(&fi(0, 20.0, f64::INFINITY)));
     }

@@ -333,3 +333,34 @@ mod plan_tests {
         }
     }
 }
+
+/// The output of `spindle dag-plan --format json`.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct PlanReport {
+    pub schedule: Vec<super::check::ScheduleEntry>,
+    pub metrics: ReportMetrics,
+}
+
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct ReportMetrics {
+    pub makespan: f64,
+    pub utilisation: f64,
+    pub plan_ms: f64,
+    pub per_task_ms: f64,
+    pub refinements: u32,
+}
+
+impl PlanOutput {
+    pub fn report(&self, jobs: &[Job], dc: &DataCentre) -> PlanReport {
+        PlanReport {
+            schedule: super::check::to_entries(jobs, dc, &self.schedule),
+            metrics: ReportMetrics {
+                makespan: self.metrics.makespan,
+                utilisation: self.metrics.utilisation,
+                plan_ms: self.plan_ms,
+                per_task_ms: self.per_task_ms,
+                refinements: self.refinements,
+            },
+        }
+    }
+}
