@@ -133,7 +133,7 @@ pub fn run(opts: &Opts) -> Result<Vec<Report>> {
     reports.push(Report {
         experiment: C0.into(),
         notes: vec![
-            "utilisation: mean over nodes of busy time / (node's last end - first start); latency: planning wall time / tasks".into(),
+            "utilisation: mean over nodes of busy time / (that node's last end - its first start); latency: planning wall time / tasks".into(),
             "jobs released so that the offered load is 95 % of the total power (Sect. 5.1)".into(),
         ],
         rows,

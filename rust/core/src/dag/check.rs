@@ -103,8 +103,8 @@ pub fn check(jobs: &[Job], dc: &DataCentre, schedule: &[Placement]) -> Result<()
 pub struct Metrics {
     /// Last end minus first start (seconds).
     pub makespan: f64,
-    /// Mean over the nodes that run a task of busy time / (that node's last
-    /// end - the schedule's first start).
+    /// Mean over the nodes that run a task of busy time / the length of the
+    /// schedule on that node (its last end - its first start; Sect. 2.2).
     pub utilisation: f64,
 }
 
@@ -121,24 +121,26 @@ pub fn metrics(dc: &DataCentre, schedule: &[Placement]) -> Metrics {
         return Metrics::default();
     }
     let mut busy = vec![0.0; dc.nodes()];
+    let mut first = vec![f64::INFINITY; dc.nodes()];
     let mut last = vec![f64::NEG_INFINITY; dc.nodes()];
     for p in schedule {
         busy[p.node as usize] += p.end - p.start;
+        first[p.node as usize] = first[p.node as usize].min(p.start);
         last[p.node as usize] = last[p.node as usize].max(p.end);
     }
-    utilisation_of(t0, &busy, &last).map_or(Metrics::default(), |u| Metrics {
+    utilisation_of(&busy, &first, &last).map_or(Metrics::default(), |u| Metrics {
         makespan: t1 - t0,
         utilisation: u,
     })
 }
 
-/// The utilisation measure from per-node busy time and last end.
-pub(crate) fn utilisation_of(t0: f64, busy: &[f64], last: &[f64]) -> Option<f64> {
+/// The utilisation measure from per-node busy time, first start and last end.
+pub(crate) fn utilisation_of(busy: &[f64], first: &[f64], last: &[f64]) -> Option<f64> {
     let mut sum = 0.0;
     let mut used = 0usize;
-    for (b, l) in busy.iter().zip(last) {
-        if *l > t0 {
-            sum += b / (l - t0);
+    for ((b, f), l) in busy.iter().zip(first).zip(last) {
+        if *l > *f {
+            sum += b / (l - f);
             used += 1;
         }
     }
@@ -307,9 +309,16 @@ mod tests {
     #[test]
     fn utilisation_and_makespan() {
         let (_, dc) = setup();
-        let m = metrics(&dc, &[pl(0, 0, 0.0, 10.0), pl(1, 2, 15.0, 20.0)]);
-        assert_eq!(m.makespan, 20.0);
-        // a: 10/10, c: 5/20.
-        assert!((m.utilisation - 0.625).abs() < 1e-12);
+        let m = metrics(
+            &dc,
+            &[
+                pl(0, 0, 0.0, 10.0),
+                pl(1, 2, 15.0, 20.0),
+                pl(0, 2, 30.0, 40.0),
+            ],
+        );
+        assert_eq!(m.makespan, 40.0);
+        // a: 10/10; c: 15 busy of 15..40.
+        assert!((m.utilisation - 0.8).abs() < 1e-12);
     }
 }

@@ -4,7 +4,7 @@
 //! placed in bulk with `get`, and refinement of the job abstraction by
 //! lowering alpha until the quality condition holds.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
 use super::abstraction::{by_subtree, similar_duration, Blocks, Groups};
 use super::plan::{PlanOptions, Quality, Tracker, Undo};
@@ -150,6 +150,7 @@ pub struct Fisch<'a> {
     wanted: Vec<u32>,
     /// What a task leaves of its interval (shorter task or faster node).
     slack: Vec<Fi>,
+    join: HashMap<(u32, u64), usize>,
     trial: Vec<Placement>,
 }
 
@@ -182,6 +183,7 @@ impl<'a> Fisch<'a> {
             want: vec![Vec::new(); dc.nodes()],
             wanted: Vec::new(),
             slack: Vec::new(),
+            join: HashMap::new(),
             trial: Vec::new(),
         }
     }
@@ -270,11 +272,27 @@ impl<'a> Fisch<'a> {
 
     /// Gives the unused ends of the block's intervals back to group `g`: the
     /// paper keeps the whole interval of the longest task of the block (its
-    /// pessimistic abstraction); the concrete schedule knows better.
+    /// pessimistic abstraction); the concrete schedule knows better. A piece
+    /// is joined to the free interval of its node that starts where it ends,
+    /// else a task could never start at the earlier end.
     fn return_slack(&mut self, g: usize) {
         if self.slack.is_empty() {
             return;
         }
+        self.join.clear();
+        for (i, f) in self.slack.iter().enumerate() {
+            self.join.insert((f.node, f.e.to_bits()), i);
+        }
+        let q = &mut self.intv[g];
+        let slack = &mut self.slack;
+        let join = &self.join;
+        q.retain(|f| match join.get(&(f.node, f.s.to_bits())) {
+            Some(&i) => {
+                slack[i].e = f.e;
+                false
+            }
+            None => true,
+        });
         self.slack.sort_by(|a, b| a.s.total_cmp(&b.s));
         let q = &self.intv[g];
         let merged = &mut self.bufs.merged;

@@ -152,21 +152,21 @@ pub fn plan(jobs: &[Job], dc: &DataCentre, policy: DagPolicy, opts: &PlanOptions
     }
 }
 
-/// Per-node busy time and last end of the schedule so far, for the quality
+/// Per-node busy time, first start and last end of the schedule so far, for the quality
 /// condition; saved and restored around refinement trials.
 #[derive(Clone, Debug)]
 pub(crate) struct Tracker {
     pub busy: Vec<f64>,
+    pub first: Vec<f64>,
     pub last: Vec<f64>,
-    pub t0: f64,
 }
 
 impl Tracker {
     pub fn new(nodes: usize) -> Tracker {
         Tracker {
             busy: vec![0.0; nodes],
+            first: vec![f64::INFINITY; nodes],
             last: vec![f64::NEG_INFINITY; nodes],
-            t0: f64::INFINITY,
         }
     }
 
@@ -174,7 +174,8 @@ impl Tracker {
         self.busy[p.node as usize] += p.end - p.start;
         let l = &mut self.last[p.node as usize];
         *l = l.max(p.end);
-        self.t0 = self.t0.min(p.start);
+        let f = &mut self.first[p.node as usize];
+        *f = f.min(p.start);
     }
 
     /// (condition met, score: higher is better) after `job` got `placed`.
@@ -188,7 +189,7 @@ impl Tracker {
     ) -> (bool, f64) {
         match q {
             Quality::Utilisation(min) => {
-                let u = utilisation_of(self.t0, &self.busy, &self.last).unwrap_or(0.0);
+                let u = utilisation_of(&self.busy, &self.first, &self.last).unwrap_or(0.0);
                 (u >= min, u)
             }
             Quality::Makespan(factor) => {
