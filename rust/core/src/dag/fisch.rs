@@ -44,11 +44,14 @@ pub struct GetBufs {
 /// linear time; otherwise `intv` is left as it was. Returns the latest end
 /// among the first `k`.
 ///
-/// The paper marks (0, b) busy for good. With a stream of jobs that throws
-/// away the free time before b that the next job (released earlier than b)
-/// could use, and jobs end up serialised; so the parts before b go to a fifth
-/// sorted queue, `before`, and are kept. Free time before a job's release is
-/// dropped when the job starts ([`Fisch::schedule_job`]).
+/// Two departures from the paper. It marks (0, b) busy for good; with a
+/// stream of jobs that throws away free time the next job (released before
+/// b) could use, and jobs end up serialised; so the parts before b go to one
+/// more sorted queue, `before`, and are kept (free time before a job's
+/// release is dropped when the job starts, [`Fisch::schedule_job`]). And the
+/// intervals cut at b all start at b; among them the one whose node became
+/// free last is taken first (best fit), so that a block does not spread over
+/// nodes idle for long and leave gaps on all of them.
 pub fn get(b: f64, k: usize, d: f64, intv: &mut Vec<Fi>, bufs: &mut GetBufs, commit: bool) -> f64 {
     let GetBufs {
         first,
@@ -63,38 +66,16 @@ pub fn get(b: f64, k: usize, d: f64, intv: &mut Vec<Fi>, bufs: &mut GetBufs, com
     leftovers.clear();
     smaller.clear();
     before.clear();
-    let mut i = 0;
     let mut taken = 0;
     let mut latest = f64::NEG_INFINITY;
-    while taken < k {
-        // Head of intv with (0, b) marked busy for this request.
-        while i < intv.len() && intv[i].e <= b {
-            if commit {
-                before.push(intv[i]);
-            }
-            i += 1;
-        }
-        let head = intv.get(i).copied();
-        let fi = match (head, frags.front()) {
-            (Some(h), Some(f)) if f.s < h.s.max(b) => frags.pop_front(),
-            (Some(h), _) => {
-                i += 1;
-                if h.s < b {
-                    if commit {
-                        before.push(Fi { e: b, ..h });
-                    }
-                    Some(Fi { s: b, ..h })
-                } else {
-                    Some(h)
-                }
-            }
-            (None, Some(_)) => frags.pop_front(),
-            (None, None) => None,
-        };
-        // Every node keeps an endless interval, so this only ends on an empty group.
-        let Some(fi) = fi else { break };
+    let mut take = |fi: Fi,
+                    taken: &mut usize,
+                    frags: &mut VecDeque<Fi>,
+                    first: &mut Vec<Fi>,
+                    leftovers: &mut Vec<Fi>,
+                    smaller: &mut Vec<Fi>| {
         if fi.len() >= d {
-            taken += 1;
+            *taken += 1;
             if commit {
                 first.push(Fi { e: fi.s + d, ..fi });
             }
@@ -108,17 +89,55 @@ pub fn get(b: f64, k: usize, d: f64, intv: &mut Vec<Fi>, bufs: &mut GetBufs, com
         } else if commit {
             smaller.push(fi);
         }
+    };
+    // Phase 1: the intervals that start before b, cut at b, latest start first.
+    let p = intv.partition_point(|f| f.s < b);
+    let mut lo = p;
+    while taken < k && lo > 0 {
+        lo -= 1;
+        let h = intv[lo];
+        if commit {
+            before.push(Fi { e: h.e.min(b), ..h });
+        }
+        if h.e > b {
+            take(
+                Fi { s: b, ..h },
+                &mut taken,
+                frags,
+                first,
+                leftovers,
+                smaller,
+            );
+        }
+    }
+    before.reverse();
+    // Phase 2: the rest of intv and frags, by start.
+    let mut i = p;
+    while taken < k {
+        let fi = match (intv.get(i), frags.front()) {
+            (Some(h), Some(f)) if f.s < h.s => frags.pop_front(),
+            (Some(h), _) => {
+                i += 1;
+                Some(*h)
+            }
+            (None, Some(_)) => frags.pop_front(),
+            (None, None) => None,
+        };
+        // Every node keeps an endless interval, so this only ends on an empty group.
+        let Some(fi) = fi else { break };
+        take(fi, &mut taken, frags, first, leftovers, smaller);
     }
     if commit {
-        let tail = &intv[i..];
         merged.clear();
-        merged.reserve(before.len() + smaller.len() + frags.len() + leftovers.len() + tail.len());
+        merged.reserve(
+            lo + before.len() + smaller.len() + frags.len() + leftovers.len() + intv.len() - i,
+        );
         let frags = frags.make_contiguous();
-        let qs: [&[Fi]; 5] = [before, smaller, frags, leftovers, tail];
-        let mut pos = [0usize; 5];
+        let qs: [&[Fi]; 6] = [&intv[..lo], before, smaller, frags, leftovers, &intv[i..]];
+        let mut pos = [0usize; 6];
         loop {
             let mut best: Option<usize> = None;
-            for q in 0..5 {
+            for q in 0..6 {
                 if let Some(f) = qs[q].get(pos[q]) {
                     if best.is_none_or(|b| f.s < qs[b][pos[b]].s) {
                         best = Some(q);
