@@ -15,6 +15,7 @@ use spindle_core::session::{JobOrder, SessionEvent};
 use spindle_core::{Assignment, CostModel, Instance, Metrics, PolicyKind};
 use spindle_sim::{simulate, NetworkModel, SimConfig, Workload};
 
+mod dag;
 mod estimate;
 mod hdfs_input;
 mod repro;
@@ -84,6 +85,12 @@ enum Command {
     /// Predict task completion from progress reports (Hadoop's default and the
     /// JVM-start-up corrected estimator) and score both at 10/25/50 % progress.
     Estimate(estimate::EstimateArgs),
+    /// Statically schedule task-graph jobs on a tree data centre (seed 003: FISCH, BLIND, greedy).
+    DagPlan(dag::DagPlanArgs),
+    /// Print a seed 003 job (task graph of a schema) or data centre (C0-C5) as JSON.
+    DagGenerate(dag::DagGenerateArgs),
+    /// Check that a schedule of task-graph jobs is well formed (seed 003, Sect. 2).
+    DagCheck(dag::DagCheckArgs),
 }
 
 #[derive(Args)]
@@ -322,6 +329,9 @@ fn main() {
         Command::Simulate(a) => cmd_simulate(a, &limits),
         Command::Repro(a) => repro::run(&a).and_then(|t| emit(&t)),
         Command::Estimate(a) => estimate::run(&a, &limits).and_then(|t| emit(&t)),
+        Command::DagPlan(a) => dag::cmd_plan(a, &limits),
+        Command::DagGenerate(a) => dag::cmd_generate(a, &limits),
+        Command::DagCheck(a) => dag::cmd_check(a, &limits),
     };
     if let Err(e) = result {
         eprintln!("spindle: error: {e:#}");

@@ -17,6 +17,8 @@ pub enum PaperArg {
     Bar,
     /// Seed 001, Agosta et al. (LABL): Sect. 4.
     Labl,
+    /// Seed 003, Henzinger et al. (FISCH, BLIND): Sect. 5.1, Tables 1 and 2.
+    Fisch,
 }
 
 impl PaperArg {
@@ -25,6 +27,7 @@ impl PaperArg {
             PaperArg::Beaumont => Paper::Beaumont,
             PaperArg::Bar => Paper::Bar,
             PaperArg::Labl => Paper::Labl,
+            PaperArg::Fisch => Paper::Fisch,
         }
     }
 }

@@ -2,6 +2,7 @@
 //! the [`Session`] state machine that both the ResourceManager plugin (over
 //! JNI) and the simulator drive. No I/O, no async.
 
+pub mod dag;
 pub mod error;
 pub mod estimate;
 pub mod execute;

@@ -20,6 +20,7 @@ pub mod bar;
 pub mod beaumont;
 pub mod bench;
 pub mod demo;
+pub mod fisch;
 pub mod labl;
 pub mod plot;
 
@@ -28,6 +29,8 @@ pub mod plot;
 pub enum ReproError {
     #[error(transparent)]
     Core(#[from] CoreError),
+    #[error(transparent)]
+    Dag(#[from] spindle_core::dag::DagError),
     #[error("policy {policy}: {source}")]
     Policy {
         policy: String,
@@ -77,6 +80,8 @@ pub enum Paper {
     Bar,
     /// Seed 001, Agosta et al. (LABL): Sect. 4.
     Labl,
+    /// Seed 003, Henzinger et al. (FISCH, BLIND): Sect. 5.1.
+    Fisch,
 }
 
 /// What every experiment module receives.
@@ -128,6 +133,7 @@ pub fn run(paper: Paper, opts: &Opts) -> Result<Vec<Report>> {
         Paper::Bar => bar::run(opts)?,
         Paper::Beaumont => beaumont::run(opts)?,
         Paper::Labl => labl::run(opts)?,
+        Paper::Fisch => fisch::run(opts)?,
     };
     opts.progress.finish_and_clear();
     Ok(reports)
@@ -139,6 +145,7 @@ pub fn plot(paper: Paper, path: &Path, reports: &[Report]) -> Result<()> {
         Paper::Bar => bar::plot(path, reports),
         Paper::Beaumont => beaumont::plot(path, reports),
         Paper::Labl => labl::plot(path, reports),
+        Paper::Fisch => fisch::plot(path, reports),
     }
     .map_err(in_file(path))
 }

@@ -1,0 +1,33 @@
+//! `spindle repro fisch --quick` end to end (seed 003, Sect. 5.1).
+
+mod common;
+
+#[test]
+fn repro_fisch_quick_prints_every_table_beside_the_paper() {
+    let (reports, names, svg) = common::repro_quick("fisch");
+    assert_eq!(
+        names,
+        [
+            "fisch-c0-baseline",
+            "fisch-table1",
+            "fisch-table2",
+            "fisch-scale"
+        ]
+    );
+    let c0 = reports[0]["rows"].as_array().unwrap();
+    let policies: Vec<&str> = c0.iter().map(|r| r["policy"].as_str().unwrap()).collect();
+    assert_eq!(policies, ["fisch", "blind", "greedy"]);
+    assert_eq!(c0[0]["paper"]["utilisation_pct"].as_f64(), Some(92.0));
+    assert_eq!(c0[2]["paper"]["latency_ms_per_task"].as_f64(), Some(293.0));
+    for r in &reports {
+        for row in r["rows"].as_array().unwrap() {
+            let u = row["ours"]["utilisation_pct"].as_f64().unwrap();
+            assert!(u > 0.0 && u <= 100.0 + 1e-9, "{row}");
+        }
+    }
+    // Table 1: 6 schemas x (uniform, non-uniform) x (fisch, blind).
+    assert_eq!(reports[1]["rows"].as_array().unwrap().len(), 24);
+    assert_eq!(reports[2]["rows"].as_array().unwrap().len(), 10);
+    let svg_text = std::fs::read_to_string(&svg).unwrap();
+    assert!(svg_text.contains("<svg") && svg_text.contains("fisch (paper)"));
+}

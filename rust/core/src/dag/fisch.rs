@@ -1,0 +1,430 @@
+//! FISCH, the free-interval scheduler (Sect. 3, Alg. 2 and 3): a fixed
+//! data-centre abstraction (groups by subtree), per group a queue of the free
+//! intervals of its nodes sorted by start, blocks of the job abstraction
+//! placed in bulk with `get`, and refinement of the job abstraction by
+//! lowering alpha until the quality condition holds.
+
+use std::collections::{HashMap, VecDeque};
+
+use super::abstraction::{by_subtree, similar_duration, Blocks, Groups};
+use super::plan::{PlanOptions, Quality, Tracker, Undo};
+use super::{DataCentre, Job, Placement};
+
+/// A free interval on a concrete node; `e` is infinite for "free forever".
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fi {
+    pub node: u32,
+    pub s: f64,
+    pub e: f64,
+}
+
+impl Fi {
+    fn len(&self) -> f64 {
+        self.e - self.s
+    }
+}
+
+/// The alphas tried in turn: the topological abstraction first.
+pub const ALPHAS: [f64; 6] = [f64::INFINITY, 2.0, 1.5, 1.25, 1.1, 1.0];
+
+/// Scratch queues of `get`, reused between calls.
+#[derive(Default)]
+pub struct GetBufs {
+    pub first: Vec<Fi>,
+    frags: VecDeque<Fi>,
+    leftovers: Vec<Fi>,
+    smaller: Vec<Fi>,
+    before: Vec<Fi>,
+    merged: Vec<Fi>,
+}
+
+/// Alg. 3 on the sorted queue `intv`: the first `k` intervals of length `d`
+/// starting at or after `b`. With `commit`, `intv` becomes rem: the sorted
+/// queues smaller, frags, leftovers and the untouched rest of `intv` merged in
+/// linear time; otherwise `intv` is left as it was. Returns the latest end
+/// among the first `k`.
+///
+/// Two departures from the paper. It marks (0, b) busy for good; with a
+/// stream of jobs that throws away free time the next job (released before
+/// b) could use, and jobs end up serialised; so the parts before b go to one
+/// more sorted queue, `before`, and are kept (free time before a job's
+/// release is dropped when the job starts, [`Fisch::schedule_job`]). And the
+/// intervals cut at b all start at b; among them the one whose node became
+/// free last is taken first (best fit), so that a block does not spread over
+/// nodes idle for long and leave gaps on all of them.
+pub fn get(b: f64, k: usize, d: f64, intv: &mut Vec<Fi>, bufs: &mut GetBufs, commit: bool) -> f64 {
+    let GetBufs {
+        first,
+        frags,
+        leftovers,
+        smaller,
+        before,
+        merged,
+    } = bufs;
+    first.clear();
+    frags.clear();
+    leftovers.clear();
+    smaller.clear();
+    before.clear();
+    let mut taken = 0;
+    let mut latest = f64::NEG_INFINITY;
+    let mut take = |fi: Fi,
+                    taken: &mut usize,
+                    frags: &mut VecDeque<Fi>,
+                    first: &mut Vec<Fi>,
+                    leftovers: &mut Vec<Fi>,
+                    smaller: &mut Vec<Fi>| {
+        if fi.len() >= d {
+            *taken += 1;
+            if commit {
+                first.push(Fi { e: fi.s + d, ..fi });
+            }
+            latest = fi.s + d;
+            let rest = Fi { s: fi.s + d, ..fi };
+            if rest.len() >= d {
+                frags.push_back(rest);
+            } else if commit && rest.len() > 0.0 {
+                leftovers.push(rest);
+            }
+        } else if commit {
+            smaller.push(fi);
+        }
+    };
+    // Phase 1: the intervals that start before b, cut at b, latest start first.
+    let p = intv.partition_point(|f| f.s < b);
+    let mut lo = p;
+    while taken < k && lo > 0 {
+        lo -= 1;
+        let h = intv[lo];
+        if commit {
+            before.push(Fi { e: h.e.min(b), ..h });
+        }
+        if h.e > b {
+            take(
+                Fi { s: b, ..h },
+                &mut taken,
+                frags,
+                first,
+                leftovers,
+                smaller,
+            );
+        }
+    }
+    before.reverse();
+    // Phase 2: the rest of intv and frags, by start.
+    let mut i = p;
+    while taken < k {
+        let fi = match (intv.get(i), frags.front()) {
+            (Some(h), Some(f)) if f.s < h.s => frags.pop_front(),
+            (Some(h), _) => {
+                i += 1;
+                Some(*h)
+            }
+            (None, Some(_)) => frags.pop_front(),
+            (None, None) => None,
+        };
+        // Every node keeps an endless interval, so this only ends on an empty group.
+        let Some(fi) = fi else { break };
+        take(fi, &mut taken, frags, first, leftovers, smaller);
+    }
+    if commit {
+        merged.clear();
+        merged.reserve(
+            lo + before.len() + smaller.len() + frags.len() + leftovers.len() + intv.len() - i,
+        );
+        let frags = frags.make_contiguous();
+        let qs: [&[Fi]; 6] = [&intv[..lo], before, smaller, frags, leftovers, &intv[i..]];
+        let mut pos = [0usize; 6];
+        loop {
+            let mut best: Option<usize> = None;
+            for q in 0..6 {
+                if let Some(f) = qs[q].get(pos[q]) {
+                    if best.is_none_or(|b| f.s < qs[b][pos[b]].s) {
+                        best = Some(q);
+                    }
+                }
+            }
+            let Some(q) = best else { break };
+            merged.push(qs[q][pos[q]]);
+            pos[q] += 1;
+        }
+        std::mem::swap(intv, merged);
+    }
+    latest
+}
+
+pub struct Fisch<'a> {
+    dc: &'a DataCentre,
+    groups: Groups,
+    intv: Vec<Vec<Fi>>,
+    undo: Undo<Vec<Fi>>,
+    tracker: Tracker,
+    quality: Quality,
+    max_refinements: u32,
+    bufs: GetBufs,
+    /// Concrete node of each task in the current trial (preferred nodes).
+    node_of: Vec<u32>,
+    /// Tasks of a block by preferred node (scratch).
+    want: Vec<Vec<u32>>,
+    wanted: Vec<u32>,
+    /// What a task leaves of its interval (shorter task or faster node).
+    slack: Vec<Fi>,
+    join: HashMap<(u32, u64), usize>,
+    trial: Vec<Placement>,
+}
+
+impl<'a> Fisch<'a> {
+    pub fn new(dc: &'a DataCentre, opts: &PlanOptions) -> Fisch<'a> {
+        let groups = by_subtree(dc, opts.fisch_group_height);
+        let intv = groups
+            .members
+            .iter()
+            .map(|m| {
+                m.iter()
+                    .map(|&node| Fi {
+                        node,
+                        s: 0.0,
+                        e: f64::INFINITY,
+                    })
+                    .collect()
+            })
+            .collect();
+        Fisch {
+            dc,
+            undo: Undo::new(groups.len()),
+            groups,
+            intv,
+            tracker: Tracker::new(dc.nodes()),
+            quality: opts.quality,
+            max_refinements: opts.max_refinements,
+            bufs: GetBufs::default(),
+            node_of: Vec::new(),
+            want: vec![Vec::new(); dc.nodes()],
+            wanted: Vec::new(),
+            slack: Vec::new(),
+            join: HashMap::new(),
+            trial: Vec::new(),
+        }
+    }
+
+    /// Schedules job `j`; returns the refinement steps taken.
+    pub fn schedule_job(
+        &mut self,
+        j: u32,
+        job: &Job,
+        release: f64,
+        out: &mut Vec<Placement>,
+    ) -> u32 {
+        // Free time before the release is of no use to this job or later ones.
+        for q in &mut self.intv {
+            q.retain_mut(|f| {
+                f.s = f.s.max(release);
+                f.e > f.s
+            });
+        }
+        let tries = (self.max_refinements as usize + 1).min(ALPHAS.len());
+        let saved_tracker = self.tracker.clone();
+        let mut best: Option<(f64, usize)> = None;
+        let mut last = 0;
+        for (n, &alpha) in ALPHAS[..tries].iter().enumerate() {
+            if n > 0 {
+                self.undo.restore(&mut self.intv);
+                self.tracker = saved_tracker.clone();
+            }
+            last = n;
+            let blocks = similar_duration(job, alpha);
+            self.run(j, job, &blocks, release);
+            let (ok, score) = self
+                .tracker
+                .judge(self.quality, self.dc, job, release, &self.trial);
+            if best.is_none_or(|(s, _)| score > s) {
+                best = Some((score, n));
+            }
+            if ok {
+                break;
+            }
+        }
+        // Keep the best trial (Sect. 2.2); redo it if a later one was worse.
+        if let Some((_, n)) = best {
+            if n != last {
+                self.undo.restore(&mut self.intv);
+                self.tracker = saved_tracker;
+                let blocks = similar_duration(job, ALPHAS[n]);
+                self.run(j, job, &blocks, release);
+            }
+        }
+        self.undo.commit();
+        out.extend_from_slice(&self.trial);
+        last as u32
+    }
+
+    /// Alg. 2 for one abstraction of the job.
+    fn run(&mut self, j: u32, job: &Job, blocks: &Blocks, release: f64) {
+        self.trial.clear();
+        self.node_of.clear();
+        self.node_of.resize(job.len(), u32::MAX);
+        let ng = self.groups.len();
+        let mut fin = vec![release; blocks.len()];
+        let mut loc = vec![0u32; blocks.len()];
+        for blk in 0..blocks.len() {
+            let k = blocks.members[blk].len();
+            let mut choice: Option<(f64, u32, f64, f64)> = None;
+            for g in 0..ng as u32 {
+                let b = blocks.preds[blk].iter().fold(release, |acc, &(p, bytes)| {
+                    let bw = self.groups.bandwidth(loc[p as usize], g);
+                    acc.max(fin[p as usize] + if bytes > 0.0 { bytes / bw } else { 0.0 })
+                });
+                let d = blocks.duration[blk] / self.groups.power[g as usize];
+                let end = get(b, k, d, &mut self.intv[g as usize], &mut self.bufs, false);
+                if choice.is_none_or(|(e, ..)| end < e) {
+                    choice = Some((end, g, b, d));
+                }
+            }
+            let Some((_, g, b, d)) = choice else { return };
+            self.undo.touch(g as usize, &self.intv);
+            get(b, k, d, &mut self.intv[g as usize], &mut self.bufs, true);
+            loc[blk] = g;
+            fin[blk] = self.place(j, job, &blocks.members[blk]);
+            self.return_slack(g as usize);
+        }
+    }
+
+    /// Gives the unused ends of the block's intervals back to group `g`: the
+    /// paper keeps the whole interval of the longest task of the block (its
+    /// pessimistic abstraction); the concrete schedule knows better. A piece
+    /// is joined to the free interval of its node that starts where it ends,
+    /// else a task could never start at the earlier end.
+    fn return_slack(&mut self, g: usize) {
+        if self.slack.is_empty() {
+            return;
+        }
+        self.join.clear();
+        for (i, f) in self.slack.iter().enumerate() {
+            self.join.insert((f.node, f.e.to_bits()), i);
+        }
+        let q = &mut self.intv[g];
+        let slack = &mut self.slack;
+        let join = &self.join;
+        q.retain(|f| match join.get(&(f.node, f.s.to_bits())) {
+            Some(&i) => {
+                slack[i].e = f.e;
+                false
+            }
+            None => true,
+        });
+        self.slack.sort_by(|a, b| a.s.total_cmp(&b.s));
+        let q = &self.intv[g];
+        let merged = &mut self.bufs.merged;
+        merged.clear();
+        merged.reserve(q.len() + self.slack.len());
+        let (mut a, mut b) = (0, 0);
+        while a < q.len() || b < self.slack.len() {
+            if b >= self.slack.len() || (a < q.len() && q[a].s <= self.slack[b].s) {
+                merged.push(q[a]);
+                a += 1;
+            } else {
+                merged.push(self.slack[b]);
+                b += 1;
+            }
+        }
+        std::mem::swap(&mut self.intv[g], merged);
+        self.slack.clear();
+    }
+
+    /// Puts the block's tasks on the intervals in `bufs.first`, a task on the
+    /// node of all its predecessors when such an interval is there (preferred
+    /// node); returns the latest concrete end.
+    fn place(&mut self, j: u32, job: &Job, members: &[u32]) -> f64 {
+        let dc = self.dc;
+        let mut assigned = vec![false; members.len()];
+        for (i, &t) in members.iter().enumerate() {
+            let preds = &job.preds[t as usize];
+            if let Some(&(q0, _)) = preds.first() {
+                let n = self.node_of[q0 as usize];
+                if n != u32::MAX && preds.iter().all(|&(q, _)| self.node_of[q as usize] == n) {
+                    if self.want[n as usize].is_empty() {
+                        self.wanted.push(n);
+                    }
+                    self.want[n as usize].push(i as u32);
+                }
+            }
+        }
+        let mut next = 0;
+        let mut fin = f64::NEG_INFINITY;
+        let first = std::mem::take(&mut self.bufs.first);
+        for fi in &first {
+            let mut pick = None;
+            while let Some(i) = self.want[fi.node as usize].pop() {
+                if !assigned[i as usize] {
+                    pick = Some(i as usize);
+                    break;
+                }
+            }
+            let i = match pick {
+                Some(i) => i,
+                None => {
+                    while assigned[next] {
+                        next += 1;
+                    }
+                    next
+                }
+            };
+            assigned[i] = true;
+            let t = members[i];
+            let end = fi.s + job.duration[t as usize] / dc.speed[fi.node as usize];
+            let p = Placement {
+                job: j,
+                task: t,
+                node: fi.node,
+                start: fi.s,
+                end,
+            };
+            self.node_of[t as usize] = fi.node;
+            if end < fi.e {
+                self.slack.push(Fi { s: end, ..*fi });
+            }
+            self.tracker.add(&p);
+            self.trial.push(p);
+            fin = fin.max(end);
+        }
+        for n in self.wanted.drain(..) {
+            self.want[n as usize].clear();
+        }
+        self.bufs.first = first;
+        fin
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fi(node: u32, s: f64, e: f64) -> Fi {
+        Fi { node, s, e }
+    }
+
+    #[test]
+    fn get_returns_the_first_k_intervals_and_keeps_the_rest_sorted() {
+        let mut intv = vec![
+            fi(0, 0.0, 5.0),
+            fi(1, 2.0, 30.0),
+            fi(0, 10.0, f64::INFINITY),
+            fi(1, 40.0, f64::INFINITY),
+        ];
+        let mut bufs = GetBufs::default();
+        let before = intv.clone();
+        let end = get(1.0, 3, 10.0, &mut intv, &mut bufs, false);
+        assert_eq!(intv, before);
+        // (0,1..5) is too short; node 1 gives 2..12 and 12..22; node 0 gives 10..20.
+        assert_eq!(end, 22.0);
+        let end2 = get(1.0, 3, 10.0, &mut intv, &mut bufs, true);
+        assert_eq!(end2, end);
+        let got: Vec<(u32, f64)> = bufs.first.iter().map(|f| (f.node, f.s)).collect();
+        assert_eq!(got, vec![(1, 2.0), (0, 10.0), (1, 12.0)]);
+        assert!(intv.windows(2).all(|w| w[0].s <= w[1].s), "{intv:?}");
+        // The short interval stays (in two parts, at b), the leftover 22..30 of node 1 too.
+        assert!(intv.contains(&fi(0, 0.0, 1.0)) && intv.contains(&fi(0, 1.0, 5.0)));
+        assert!(intv.contains(&fi(1, 22.0, 30.0)));
+        assert!(intv.contains(&fi(0, 20.0, f64::INFINITY)));
+    }
+}
