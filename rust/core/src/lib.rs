@@ -10,6 +10,7 @@ pub mod model;
 pub mod plan;
 pub mod policy;
 pub mod session;
+pub mod spc;
 
 pub use error::CoreError;
 pub use instance::{Instance, InstanceFile, PlanReport};
