@@ -249,3 +249,134 @@ mod tests {
         assert_eq!(s.mu_q(3), 6.0);
     }
 }
+
+/// What a job scheduler returns: the schedule, and the LP where it solved one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    pub schedule: schedule::Schedule,
+    pub lp: Option<lp::LpSolution>,
+}
+
+impl JobSet {
+    /// An error naming a job on a cycle of `after`, if there is one.
+    pub fn check_acyclic(&self) -> Result<(), SpcError> {
+        self.topo_order(&vec![0.0; self.len()]).map(|_| ())
+    }
+}
+
+/// One task of a schedule report.
+#[derive(Clone, Debug, serde::Serialize, PartialEq)]
+pub struct TaskRow {
+    pub task: String,
+    pub node: String,
+    pub locality: &'static str,
+    pub start: f64,
+    pub end: f64,
+}
+
+/// One job of a schedule report.
+#[derive(Clone, Debug, serde::Serialize, PartialEq)]
+pub struct JobRow {
+    pub id: String,
+    pub weight: f64,
+    pub completion: f64,
+    /// `C_j^LP`, where the policy solved the LP over this job.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lp_completion: Option<f64>,
+}
+
+/// The figures of a job schedule (`spindle plan --policy spc`).
+#[derive(Clone, Debug, Default, serde::Serialize, PartialEq)]
+pub struct ScheduleMetrics {
+    /// `sum w_j C_j` over all jobs (stages) of the instance.
+    pub twct: f64,
+    /// The LP optimum (a lower bound on `twct`); null when the policy solves no LP
+    /// over the real machines.
+    pub lp_lower_bound: Option<f64>,
+    /// Sets of constraint (2) in the final LP.
+    pub lp_cuts: Option<usize>,
+    pub makespan: f64,
+    pub plan_ms: f64,
+}
+
+/// The plan output of a job scheduler (JSON).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ScheduleReport {
+    pub policy: String,
+    /// Jobs in the order the policy scheduled them.
+    pub job_order: Vec<String>,
+    pub assignment: Vec<TaskRow>,
+    /// Per node (by host), its tasks in the order it runs them.
+    pub queues: std::collections::BTreeMap<String, Vec<String>>,
+    pub jobs: Vec<JobRow>,
+    pub metrics: ScheduleMetrics,
+}
+
+impl Outcome {
+    pub fn metrics(&self, jobs: &JobSet, plan_ms: f64) -> ScheduleMetrics {
+        ScheduleMetrics {
+            twct: self.schedule.twct(jobs),
+            lp_lower_bound: self.lp.as_ref().map(|l| l.objective),
+            lp_cuts: self.lp.as_ref().map(|l| l.cuts.len()),
+            makespan: self.schedule.makespan(),
+            plan_ms,
+        }
+    }
+
+    pub fn report(
+        &self,
+        policy: &str,
+        inst: &Instance,
+        jobs: &JobSet,
+        plan_ms: f64,
+    ) -> ScheduleReport {
+        let s = &self.schedule;
+        let a = &s.assignment;
+        let assignment = a
+            .node_of
+            .iter()
+            .enumerate()
+            .map(|(t, &n)| TaskRow {
+                task: inst.task_ids[t].clone(),
+                node: inst.hosts[n as usize].clone(),
+                locality: inst.problem.locality(t as u32, n).as_str(),
+                start: s.start[t],
+                end: s.end[t],
+            })
+            .collect();
+        let queues = (0..a.queues.rows())
+            .filter(|&n| a.queues.degree(n) > 0)
+            .map(|n| {
+                let names = a
+                    .queues
+                    .row(n)
+                    .iter()
+                    .map(|&t| inst.task_ids[t as usize].clone());
+                (inst.hosts[n].clone(), names.collect())
+            })
+            .collect();
+        let lp_full = self
+            .lp
+            .as_ref()
+            .filter(|l| l.completion.len() == jobs.len());
+        ScheduleReport {
+            policy: policy.to_string(),
+            job_order: s
+                .job_order
+                .iter()
+                .map(|&j| jobs.ids[j as usize].clone())
+                .collect(),
+            assignment,
+            queues,
+            jobs: (0..jobs.len())
+                .map(|j| JobRow {
+                    id: jobs.ids[j].clone(),
+                    weight: jobs.weight[j],
+                    completion: s.completion[j],
+                    lp_completion: lp_full.map(|l| l.completion[j]),
+                })
+                .collect(),
+            metrics: self.metrics(jobs, plan_ms),
+        }
+    }
+}

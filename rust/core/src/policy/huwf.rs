@@ -1,0 +1,41 @@
+//! High Unit Weight First (seed 002 Sect. VI.B): jobs by `w_j` over their
+//! execution time, highest first, tasks on the machine completing them
+//! earliest. Execution time: `p_j / mu_j`, the job alone on its fastest
+//! machines. Each stage is a job of its own here; a stage never goes before
+//! its predecessors.
+
+use super::JobScheduler;
+use crate::model::Problem;
+use crate::spc::schedule::{place, Pick, Rules};
+use crate::spc::{lp_jobs, JobSet, Outcome, SpcError, Speeds};
+
+pub struct Huwf;
+
+impl JobScheduler for Huwf {
+    fn name(&self) -> &'static str {
+        "huwf"
+    }
+
+    fn schedule(&self, jobs: &JobSet, problem: &Problem, seed: u64) -> Result<Outcome, SpcError> {
+        let lj = lp_jobs(jobs, &Speeds::of(problem));
+        // Descending unit weight; a job without work comes first.
+        let key: Vec<f64> = lj
+            .iter()
+            .map(|j| -(j.weight / j.min_time().max(f64::MIN_POSITIVE)))
+            .collect();
+        let order = jobs.topo_order(&key)?;
+        let pick = vec![Pick::EarliestCompletion; jobs.len()];
+        let schedule = place(
+            jobs,
+            problem,
+            &Rules {
+                order: &order,
+                pick: &pick,
+                believed_speed: None,
+                hold_early: false,
+                seed,
+            },
+        )?;
+        Ok(Outcome { schedule, lp: None })
+    }
+}
