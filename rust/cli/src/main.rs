@@ -188,7 +188,7 @@ struct DemoArgs {
 #[derive(Args)]
 struct BenchArgs {
     /// Instance file (JSON). Not with --all.
-    #[arg(long, short, required_unless_present = "all")]
+    #[arg(long, short, required_unless_present_any = ["all", "spc"])]
     input: Option<PathBuf>,
     /// Policy to time.
     #[arg(long, short, default_value = "asm1")]
@@ -200,6 +200,13 @@ struct BenchArgs {
     /// (--nodes x each of --tasks) and print one table.
     #[arg(long, conflicts_with_all = ["input", "policy"])]
     all: bool,
+    /// Time S-PC (seed 002): LP-Schedule, the full plan and the online
+    /// re-solve on Sect. VI.B instances of each of --jobs MapReduce jobs.
+    #[arg(long, conflicts_with_all = ["input", "policy", "all"])]
+    spc: bool,
+    /// With --spc: MapReduce job counts (comma separated; each is two LP jobs), at most 5000.
+    #[arg(long, value_delimiter = ',', default_value = "100,1000")]
+    jobs: Vec<usize>,
     /// With --all: nodes of the generated instances.
     #[arg(long, default_value_t = 2000)]
     nodes: usize,
@@ -796,6 +803,12 @@ fn simulate_table(
 fn cmd_bench(a: BenchArgs, limits: &Limits) -> Result<()> {
     if a.repeat == 0 {
         bail!("--repeat must be at least 1");
+    }
+    if a.spc {
+        if let Some(&j) = a.jobs.iter().find(|&&j| j == 0 || j > 5000) {
+            bail!("--jobs {j}: each count must be from 1 to 5000 (S-PC's LP holds at most 10000 jobs)");
+        }
+        return emit(&spindle_repro::spc::bench(&a.jobs, a.repeat)?);
     }
     if a.all {
         for &tasks in &a.tasks {

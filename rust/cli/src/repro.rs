@@ -17,6 +17,8 @@ pub enum PaperArg {
     Bar,
     /// Seed 001, Agosta et al. (LABL): Sect. 4.
     Labl,
+    /// Seed 002, Aggarwal et al. (S-PC): Sect. VI.A (Fig. 4(a)-(c)) and VI.B (Fig. 7, 8).
+    Spc,
 }
 
 impl PaperArg {
@@ -25,6 +27,7 @@ impl PaperArg {
             PaperArg::Beaumont => Paper::Beaumont,
             PaperArg::Bar => Paper::Bar,
             PaperArg::Labl => Paper::Labl,
+            PaperArg::Spc => Paper::Spc,
         }
     }
 }

@@ -85,3 +85,71 @@ fn a_cycle_of_jobs_is_an_error_naming_the_job() {
         stderr(&o)
     );
 }
+
+#[test]
+fn repro_spc_quick_prints_ours_beside_the_papers() {
+    let o = spindle(&[
+        "repro",
+        "spc",
+        "--quick",
+        "--format",
+        "json",
+        "--no-progress",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let reports: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let reports = reports.as_array().unwrap();
+    let names: Vec<&str> = reports
+        .iter()
+        .map(|r| r["experiment"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "spc-fig4a",
+            "spc-fig4b",
+            "spc-fig4c",
+            "spc-fig7",
+            "spc-fig8"
+        ]
+    );
+    for r in &reports[..3] {
+        let rows = r["rows"].as_array().unwrap();
+        // 3 benchmarks x 4 policies, then the best improvement per baseline.
+        assert_eq!(rows.len(), 3 * 4 + 3, "{}", r["experiment"]);
+        for row in &rows[..12] {
+            assert!(row["ours"]["twct_s"].as_f64().unwrap() > 0.0);
+        }
+        // The paper's Sect. VI.A claim that holds in our model: S-PC is best in
+        // every benchmark, so every improvement is non-negative.
+        for row in &rows[12..] {
+            assert!(
+                row["ours"]["spc_improvement_up_to"].as_f64().unwrap() >= 0.0,
+                "{row}"
+            );
+        }
+        let notes = r["notes"].as_array().unwrap();
+        assert!(notes[0]
+            .as_str()
+            .unwrap()
+            .ends_with("in every benchmark: holds"));
+    }
+    // The paper's numbers sit beside ours for Fig. 4(a) (Sect. VI.A text).
+    let a = reports[0]["rows"].as_array().unwrap();
+    let paper: Vec<f64> = a[12..]
+        .iter()
+        .map(|r| r["paper"]["spc_improvement_up_to"].as_f64().unwrap())
+        .collect();
+    assert_eq!(paper, [0.62, 0.68, 0.45]);
+    for r in &reports[3..] {
+        let rows = r["rows"].as_array().unwrap();
+        let sweep: Vec<&serde_json::Value> =
+            rows.iter().filter(|r| r["paper"].is_object()).collect();
+        assert_eq!(sweep.len(), 4, "S-PC, HUWF, Tetris, FIFO");
+        assert!(sweep
+            .iter()
+            .all(|r| r["paper"]["twct_increase_s"].as_f64().unwrap() > 0.0));
+    }
+    let t = spindle(&["repro", "spc", "--quick", "--no-progress"]);
+    assert!(stdout(&t).contains("spc_improvement_up_to=") && stdout(&t).contains("(paper 0.620)"));
+}

@@ -22,6 +22,7 @@ pub mod bench;
 pub mod demo;
 pub mod labl;
 pub mod plot;
+pub mod spc;
 
 /// What goes wrong in an experiment. Messages name the policy or file.
 #[derive(Debug, Error)]
@@ -77,6 +78,8 @@ pub enum Paper {
     Bar,
     /// Seed 001, Agosta et al. (LABL): Sect. 4.
     Labl,
+    /// Seed 002, Aggarwal et al. (S-PC): Sect. VI.A (Fig. 4) and VI.B (Fig. 7, 8).
+    Spc,
 }
 
 /// What every experiment module receives.
@@ -128,6 +131,7 @@ pub fn run(paper: Paper, opts: &Opts) -> Result<Vec<Report>> {
         Paper::Bar => bar::run(opts)?,
         Paper::Beaumont => beaumont::run(opts)?,
         Paper::Labl => labl::run(opts)?,
+        Paper::Spc => spc::run(opts)?,
     };
     opts.progress.finish_and_clear();
     Ok(reports)
@@ -139,6 +143,7 @@ pub fn plot(paper: Paper, path: &Path, reports: &[Report]) -> Result<()> {
         Paper::Bar => bar::plot(path, reports),
         Paper::Beaumont => beaumont::plot(path, reports),
         Paper::Labl => labl::plot(path, reports),
+        Paper::Spc => return Err(ReproError::NothingToPlot("repro spc draws no chart yet")),
     }
     .map_err(in_file(path))
 }

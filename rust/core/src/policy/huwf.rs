@@ -1,8 +1,9 @@
 //! High Unit Weight First (seed 002 Sect. VI.B): jobs by `w_j` over their
 //! execution time, highest first, tasks on the machine completing them
 //! earliest. Execution time: `p_j / mu_j`, the job alone on its fastest
-//! machines. Each stage is a job of its own here; a stage never goes before
-//! its predecessors.
+//! machines. The paper's job is all its rounds: a stage's execution time
+//! adds its later stages', its weight is the largest among them, and a
+//! stage never goes before its predecessors.
 
 use super::JobScheduler;
 use crate::model::Problem;
@@ -18,10 +19,11 @@ impl JobScheduler for Huwf {
 
     fn schedule(&self, jobs: &JobSet, problem: &Problem, seed: u64) -> Result<Outcome, SpcError> {
         let lj = lp_jobs(jobs, &Speeds::of(problem));
+        let time = jobs.downstream_sum(&lj.iter().map(|j| j.min_time()).collect::<Vec<_>>())?;
+        let weight = jobs.downstream_max(&jobs.weight)?;
         // Descending unit weight; a job without work comes first.
-        let key: Vec<f64> = lj
-            .iter()
-            .map(|j| -(j.weight / j.min_time().max(f64::MIN_POSITIVE)))
+        let key: Vec<f64> = (0..jobs.len())
+            .map(|j| -(weight[j] / time[j].max(f64::MIN_POSITIVE)))
             .collect();
         let order = jobs.topo_order(&key)?;
         let pick = vec![Pick::EarliestCompletion; jobs.len()];

@@ -1,8 +1,9 @@
 //! Tetris-like (seed 002 Sect. VI.B, after Grandl et al.): jobs by resource
 //! usage score, the machines a job can use (`min(t_j, m)`) times its
 //! execution time `p_j / mu_j`, smallest first; tasks on the machine
-//! completing them earliest. Weights are not read. A stage never goes before
-//! its predecessors.
+//! completing them earliest. Weights are not read. The paper's job is all
+//! its rounds: a stage's score adds its later stages', and a stage never
+//! goes before its predecessors.
 
 use super::JobScheduler;
 use crate::model::Problem;

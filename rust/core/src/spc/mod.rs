@@ -8,6 +8,7 @@
 //! no data locality: replicas and the cost model are not read here).
 
 pub mod lp;
+pub mod online;
 pub mod schedule;
 
 use thiserror::Error;
@@ -18,7 +19,7 @@ use crate::model::{Csr, Problem};
 /// Jobs above this many make the LP refuse (the cutting-plane LP is dense
 /// in the cut rows; 10,000 jobs is past any queue a RM holds at once).
 pub const MAX_LP_JOBS: usize = 10_000;
-/// Cutting-plane rounds before the LP gives up (1,000 jobs take about 30).
+/// Cutting-plane rounds before the LP gives up.
 pub const MAX_LP_ROUNDS: usize = 2_000;
 /// Placement steps (tasks x distinct node speeds) before S-PC refuses.
 pub const MAX_PLACEMENT_STEPS: u64 = 4_000_000_000;
@@ -378,5 +379,32 @@ impl Outcome {
                 .collect(),
             metrics: self.metrics(jobs, plan_ms),
         }
+    }
+}
+
+impl JobSet {
+    /// `own[j]` summed along each job's later stages: `own[j]` plus the value
+    /// of each successor (a successor shared by two paths counts on both).
+    /// The baselines' "job" is all its rounds (seed 002 Sect. VI.B).
+    pub fn downstream_sum(&self, own: &[f64]) -> Result<Vec<f64>, SpcError> {
+        self.downstream(own, |a, b| a + b)
+    }
+
+    /// `own[j]` maximised over each job and its later stages.
+    pub fn downstream_max(&self, own: &[f64]) -> Result<Vec<f64>, SpcError> {
+        self.downstream(own, f64::max)
+    }
+
+    fn downstream(&self, own: &[f64], f: impl Fn(f64, f64) -> f64) -> Result<Vec<f64>, SpcError> {
+        let order = self.topo_order(&vec![0.0; self.len()])?;
+        let succ = self.after.transpose(self.len());
+        let mut acc = own.to_vec();
+        for &j in order.iter().rev() {
+            let j = j as usize;
+            for &s in succ.row(j) {
+                acc[j] = f(acc[j], acc[s as usize]);
+            }
+        }
+        Ok(acc)
     }
 }
