@@ -204,7 +204,7 @@ struct BenchArgs {
     /// re-solve on Sect. VI.B instances of each of --jobs MapReduce jobs.
     #[arg(long, conflicts_with_all = ["input", "policy", "all"])]
     spc: bool,
-    /// With --spc: MapReduce job counts (comma separated; each is two LP jobs), at most 5000.
+    /// With --spc: job counts (comma separated; N jobs are N/2 MapReduce jobs of two stages), 2 to 10000.
     #[arg(long, value_delimiter = ',', default_value = "100,1000")]
     jobs: Vec<usize>,
     /// With --all: nodes of the generated instances.
@@ -805,8 +805,8 @@ fn cmd_bench(a: BenchArgs, limits: &Limits) -> Result<()> {
         bail!("--repeat must be at least 1");
     }
     if a.spc {
-        if let Some(&j) = a.jobs.iter().find(|&&j| j == 0 || j > 5000) {
-            bail!("--jobs {j}: each count must be from 1 to 5000 (S-PC's LP holds at most 10000 jobs)");
+        if let Some(&j) = a.jobs.iter().find(|&&j| !(2..=10_000).contains(&j)) {
+            bail!("--jobs {j}: each count must be from 2 to 10000 (S-PC's LP holds at most 10000 jobs)");
         }
         return emit(&spindle_repro::spc::bench(&a.jobs, a.repeat)?);
     }

@@ -176,3 +176,42 @@ fn spc_beats_fifo_when_a_heavy_job_arrives_first() {
     };
     assert!(twct(ScheduleKind::Spc) < twct(ScheduleKind::Fifo));
 }
+
+#[test]
+fn placement_work_past_the_limit_is_refused_before_it_starts() {
+    use spindle_core::model::{Csr, Problem};
+    use spindle_core::spc::schedule::{place, Pick, Rules};
+    // 70,000 distinct speeds x 60,000 tasks = 4.2e9 steps > 4e9.
+    let nodes = 70_000;
+    let problem = Problem {
+        node_speed: (0..nodes).map(|i| 1.0 + i as f64 * 1e-3).collect(),
+        node_slots: vec![1; nodes],
+        node_load: vec![0.0; nodes],
+        node_rack: vec![0; nodes],
+        ..Problem::default()
+    };
+    let jobs = JobSet {
+        ids: vec!["j".into()],
+        weight: vec![1.0],
+        release: vec![0.0],
+        after: Csr::from_rows(vec![Vec::<u32>::new()]),
+        tasks: Csr::from_rows(vec![(0..60_000u32).collect::<Vec<_>>()]),
+        task_size: vec![1.0; 60_000],
+    };
+    let e = place(
+        &jobs,
+        &problem,
+        &Rules {
+            order: &[0],
+            pick: &[Pick::EarliestCompletion],
+            believed_speed: None,
+            hold_early: false,
+            seed: 0,
+        },
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "S-PC placement: 60000 tasks x 70000 distinct node speeds is more than the limit of 4000000000 steps"
+    );
+}
