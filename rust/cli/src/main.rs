@@ -12,7 +12,8 @@ use spindle_core::plan::timed_plan;
 use spindle_core::policy::asm1::{semi_matching, Asm1Workspace};
 use spindle_core::policy::delay::LocalityDelay;
 use spindle_core::session::{JobOrder, SessionEvent};
-use spindle_core::{Assignment, CostModel, Instance, Metrics, PolicyKind};
+use spindle_core::spc::JobSet;
+use spindle_core::{Assignment, CostModel, Instance, Metrics, PolicyKind, ScheduleKind};
 use spindle_sim::{simulate, NetworkModel, SimConfig, Workload};
 
 mod dag;
@@ -198,7 +199,7 @@ struct DemoArgs {
 #[derive(Args)]
 struct BenchArgs {
     /// Instance file (JSON). Not with --all.
-    #[arg(long, short, required_unless_present = "all")]
+    #[arg(long, short, required_unless_present_any = ["all", "spc"])]
     input: Option<PathBuf>,
     /// Policy to time.
     #[arg(long, short, default_value = "asm1")]
@@ -210,6 +211,13 @@ struct BenchArgs {
     /// (--nodes x each of --tasks) and print one table.
     #[arg(long, conflicts_with_all = ["input", "policy"])]
     all: bool,
+    /// Time S-PC (seed 002): LP-Schedule, the full plan and the online
+    /// re-solve on Sect. VI.B instances of each of --jobs MapReduce jobs.
+    #[arg(long, conflicts_with_all = ["input", "policy", "all"])]
+    spc: bool,
+    /// With --spc: job counts (comma separated; N jobs are N/2 MapReduce jobs of two stages), 2 to 10000.
+    #[arg(long, value_delimiter = ',', default_value = "100,1000")]
+    jobs: Vec<usize>,
     /// With --all: nodes of the generated instances.
     #[arg(long, default_value_t = 2000)]
     nodes: usize,
@@ -381,6 +389,10 @@ fn read_instance(path: &Path, limits: &Limits) -> Result<Instance> {
 }
 
 fn cmd_plan(a: PlanArgs, limits: &Limits) -> Result<()> {
+    // Job schedulers (S-PC and its baselines) have their own report.
+    if let Some(kind) = a.policy.as_deref().and_then(ScheduleKind::from_name) {
+        return cmd_plan_schedule(kind, a, limits);
+    }
     // A bad --policy fails before any input is read.
     if let Some(p) = &a.policy {
         PolicyKind::from_name(p)?.offline_planner()?;
@@ -419,6 +431,59 @@ fn cmd_plan(a: PlanArgs, limits: &Limits) -> Result<()> {
                     b.makespan, b.max_tasks_per_node, b.non_local, 100.0 * b.non_local_fraction, b.rack_local, b.off_switch);
             }
             s.push_str(&plan_table(policy, &inst, &assignment, &metrics));
+            emit(&s)
+        }
+    }
+}
+
+/// `spindle plan --policy spc|fifo|...`: the schedule with start and end times.
+fn cmd_plan_schedule(kind: ScheduleKind, a: PlanArgs, limits: &Limits) -> Result<()> {
+    let inst = match hdfs_input::load(&a.hdfs, limits)? {
+        Some(c) => c.instance,
+        None => read_instance(a.input.as_deref().context("--input is required")?, limits)?,
+    };
+    let jobs = JobSet::from_instance(&inst);
+    let started = std::time::Instant::now();
+    let outcome = kind
+        .scheduler()
+        .schedule(&jobs, &inst.problem, a.seed)
+        .with_context(|| format!("policy {}", kind.name()))?;
+    let ms = started.elapsed().as_secs_f64() * 1e3;
+    let report = outcome.report(kind.name(), &inst, &jobs, ms);
+    match a.format {
+        Format::Json => emit(&(serde_json::to_string(&report)? + "\n")),
+        Format::Table => {
+            let m = &report.metrics;
+            let mut s = String::new();
+            let _ = writeln!(
+                s,
+                "policy {}: {} jobs, {} tasks on {} nodes; total weighted completion time {:.3}, LP lower bound {}, {} cuts, makespan {:.3}, planned in {:.3} ms",
+                kind.name(),
+                jobs.len(),
+                inst.problem.num_tasks(),
+                inst.problem.num_nodes(),
+                m.twct,
+                m.lp_lower_bound.map_or("-".into(), |v| format!("{v:.3}")),
+                m.lp_cuts.map_or("-".into(), |v| v.to_string()),
+                m.makespan,
+                m.plan_ms
+            );
+            let _ = writeln!(
+                s,
+                "{:<24} {:>8} {:>12} {:>12}",
+                "job", "weight", "completion", "C_LP"
+            );
+            for &j in &outcome.schedule.job_order {
+                let r = &report.jobs[j as usize];
+                let _ = writeln!(
+                    s,
+                    "{:<24} {:>8.3} {:>12.3} {:>12}",
+                    r.id,
+                    r.weight,
+                    r.completion,
+                    r.lp_completion.map_or("-".into(), |v| format!("{v:.3}"))
+                );
+            }
             emit(&s)
         }
     }
@@ -769,6 +834,12 @@ fn simulate_table(
 fn cmd_bench(a: BenchArgs, limits: &Limits) -> Result<()> {
     if a.repeat == 0 {
         bail!("--repeat must be at least 1");
+    }
+    if a.spc {
+        if let Some(&j) = a.jobs.iter().find(|&&j| !(2..=10_000).contains(&j)) {
+            bail!("--jobs {j}: each count must be from 2 to 10000 (S-PC's LP holds at most 10000 jobs)");
+        }
+        return emit(&spindle_repro::spc::bench(&a.jobs, a.repeat)?);
     }
     if a.all {
         for &tasks in &a.tasks {

@@ -12,10 +12,11 @@ pub mod model;
 pub mod plan;
 pub mod policy;
 pub mod session;
+pub mod spc;
 
 pub use error::CoreError;
 pub use instance::{Instance, InstanceFile, PlanReport};
 pub use model::{CostModel, Locality, NodeId, Problem, TaskId};
 pub use plan::{evaluate, Assignment, Metrics};
-pub use policy::{Planner, PolicyKind};
+pub use policy::{JobScheduler, Planner, PolicyKind, ScheduleKind};
 pub use session::{AppId, Grant, Resources, Session, SessionConfig, SessionError};

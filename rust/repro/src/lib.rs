@@ -23,6 +23,7 @@ pub mod demo;
 pub mod fisch;
 pub mod labl;
 pub mod plot;
+pub mod spc;
 
 /// What goes wrong in an experiment. Messages name the policy or file.
 #[derive(Debug, Error)]
@@ -82,6 +83,8 @@ pub enum Paper {
     Labl,
     /// Seed 003, Henzinger et al. (FISCH, BLIND): Sect. 5.1.
     Fisch,
+    /// Seed 002, Aggarwal et al. (S-PC): Sect. VI.A (Fig. 4) and VI.B (Fig. 7, 8).
+    Spc,
 }
 
 /// What every experiment module receives.
@@ -134,6 +137,7 @@ pub fn run(paper: Paper, opts: &Opts) -> Result<Vec<Report>> {
         Paper::Beaumont => beaumont::run(opts)?,
         Paper::Labl => labl::run(opts)?,
         Paper::Fisch => fisch::run(opts)?,
+        Paper::Spc => spc::run(opts)?,
     };
     opts.progress.finish_and_clear();
     Ok(reports)
@@ -146,6 +150,7 @@ pub fn plot(paper: Paper, path: &Path, reports: &[Report]) -> Result<()> {
         Paper::Beaumont => beaumont::plot(path, reports),
         Paper::Labl => labl::plot(path, reports),
         Paper::Fisch => fisch::plot(path, reports),
+        Paper::Spc => return Err(ReproError::NothingToPlot("repro spc draws no chart yet")),
     }
     .map_err(in_file(path))
 }

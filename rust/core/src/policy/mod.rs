@@ -19,16 +19,22 @@ pub mod delay;
 pub mod ds;
 pub mod etf;
 pub mod fair;
+pub mod fifo;
 pub mod gcc;
 pub mod greedy;
 pub mod hds;
+pub mod huwf;
 pub mod labl;
 pub mod locaware;
 pub mod locaware_clair;
 pub mod maestro;
 pub mod mb;
 pub mod round_robin;
+pub mod spc;
+pub mod spc_identical;
+pub mod spc_map_only;
 pub mod static_asm1;
+pub mod tetris;
 
 use crate::error::CoreError;
 use crate::execute::{execute, Execution, Planned};
@@ -290,8 +296,12 @@ impl PolicyKind {
         }
     }
 
-    /// Looks a policy up by its command-line name.
+    /// Looks a policy up by its command-line name. A job scheduler's name
+    /// ([`ScheduleKind`]) is an error saying where it runs.
     pub fn from_name(name: &str) -> Result<PolicyKind, CoreError> {
+        if let Some(k) = ScheduleKind::from_name(name) {
+            return Err(CoreError::ScheduleOnly { policy: k.name() });
+        }
         PolicyKind::ALL
             .into_iter()
             .find(|p| p.name() == name)
@@ -504,6 +514,62 @@ impl PolicyKind {
     }
 }
 
+/// A job scheduler (seed 002): orders whole jobs (weights, release times,
+/// precedence) and times every task on machines of different speeds.
+pub trait JobScheduler: Send + Sync {
+    fn name(&self) -> &'static str;
+    /// `seed` feeds random choices (Map-only's reduce placement).
+    fn schedule(
+        &self,
+        jobs: &crate::spc::JobSet,
+        problem: &Problem,
+        seed: u64,
+    ) -> Result<crate::spc::Outcome, crate::spc::SpcError>;
+}
+
+/// The job schedulers by name: S-PC and the baselines of seed 002. They run
+/// in `spindle plan` and `spindle repro spc`; the simulator and the Session
+/// refuse them by name ([`CoreError::ScheduleOnly`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScheduleKind {
+    Spc,
+    SpcIdentical,
+    SpcMapOnly,
+    Fifo,
+    Huwf,
+    Tetris,
+}
+
+impl ScheduleKind {
+    pub const ALL: [ScheduleKind; 6] = [
+        ScheduleKind::Spc,
+        ScheduleKind::SpcIdentical,
+        ScheduleKind::SpcMapOnly,
+        ScheduleKind::Fifo,
+        ScheduleKind::Huwf,
+        ScheduleKind::Tetris,
+    ];
+
+    pub fn name(self) -> &'static str {
+        self.scheduler().name()
+    }
+
+    pub fn from_name(name: &str) -> Option<ScheduleKind> {
+        ScheduleKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    pub fn scheduler(self) -> &'static dyn JobScheduler {
+        match self {
+            ScheduleKind::Spc => &spc::Spc,
+            ScheduleKind::SpcIdentical => &spc_identical::SpcIdentical,
+            ScheduleKind::SpcMapOnly => &spc_map_only::SpcMapOnly,
+            ScheduleKind::Fifo => &fifo::Fifo,
+            ScheduleKind::Huwf => &huwf::Huwf,
+            ScheduleKind::Tetris => &tetris::Tetris,
+        }
+    }
+}
+
 impl std::fmt::Display for PolicyKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
@@ -531,6 +597,18 @@ mod tests {
     }
 
     #[test]
+    fn job_schedulers_are_refused_by_name_where_they_cannot_run() {
+        for k in ScheduleKind::ALL {
+            assert_eq!(ScheduleKind::from_name(k.name()), Some(k));
+            assert!(PolicyKind::ALL.iter().all(|p| p.name() != k.name()));
+            assert_eq!(
+                PolicyKind::from_name(k.name()).unwrap_err().to_string(),
+                format!("policy {} schedules whole jobs on machines of different speeds (seed 002) and runs only in `spindle plan` and `spindle repro spc`; the simulator and the Session do not run it yet", k.name())
+            );
+        }
+    }
+
+    #[test]
     fn names_round_trip() {
         for p in PolicyKind::ALL {
             assert_eq!(PolicyKind::from_name(p.name()).unwrap(), p);
@@ -539,10 +617,10 @@ mod tests {
 
     #[test]
     fn unknown_policy_lists_the_known_ones() {
-        let err = PolicyKind::from_name("fifo").unwrap_err().to_string();
+        let err = PolicyKind::from_name("lifo").unwrap_err().to_string();
         assert_eq!(
             err,
-            "unknown policy \"fifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm, hadoop-default, hadoop-fair, hadoop-fair-0.5, mb, bar, hds, ds0.15, ds0.25, gcc, labl, labl+1, labl-always, round-robin, static-asm1, asm1-makespan, asm1-comm-steal, maestro, maestro-comm, locaware-min, locaware-min-comm, locaware-avg, locaware-avg-comm, etf, etf-comm, locaware-clair-min, locaware-clair-min-comm, locaware-clair-avg, locaware-clair-avg-comm"
+            "unknown policy \"lifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm, hadoop-default, hadoop-fair, hadoop-fair-0.5, mb, bar, hds, ds0.15, ds0.25, gcc, labl, labl+1, labl-always, round-robin, static-asm1, asm1-makespan, asm1-comm-steal, maestro, maestro-comm, locaware-min, locaware-min-comm, locaware-avg, locaware-avg-comm, etf, etf-comm, locaware-clair-min, locaware-clair-min-comm, locaware-clair-avg, locaware-clair-avg-comm"
         );
     }
 }

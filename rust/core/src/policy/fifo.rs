@@ -1,0 +1,35 @@
+//! FIFO as seed 002 runs it (Sect. VI.A, VI.B; Hadoop's FIFO scheduler): jobs
+//! in release order, each task to the first available machine whatever its
+//! speed. A later stage (a reduce) takes its machines as soon as it is
+//! released, before its maps finish, and waits there (Hadoop's reduce
+//! slow-start: the paper's "reduce tasks occupy all fast machines").
+
+use super::JobScheduler;
+use crate::model::Problem;
+use crate::spc::schedule::{place, Pick, Rules};
+use crate::spc::{JobSet, Outcome, SpcError};
+
+pub struct Fifo;
+
+impl JobScheduler for Fifo {
+    fn name(&self) -> &'static str {
+        "fifo"
+    }
+
+    fn schedule(&self, jobs: &JobSet, problem: &Problem, seed: u64) -> Result<Outcome, SpcError> {
+        let order = jobs.topo_order(&jobs.release)?;
+        let pick = vec![Pick::FirstFree; jobs.len()];
+        let schedule = place(
+            jobs,
+            problem,
+            &Rules {
+                order: &order,
+                pick: &pick,
+                believed_speed: None,
+                hold_early: true,
+                seed,
+            },
+        )?;
+        Ok(Outcome { schedule, lp: None })
+    }
+}

@@ -1,0 +1,38 @@
+//! Identical-machine (seed 002 Sect. VI.A): S-PC as if every machine had
+//! the same speed, for the LP and for placement; the tasks then run at the
+//! machines' real speeds in the queues so decided.
+
+use super::JobScheduler;
+use crate::model::Problem;
+use crate::spc::schedule::{place, Pick, Rules};
+use crate::spc::{lp, lp_jobs, JobSet, Outcome, SpcError, Speeds};
+
+pub struct SpcIdentical;
+
+impl JobScheduler for SpcIdentical {
+    fn name(&self) -> &'static str {
+        "spc-identical"
+    }
+
+    fn schedule(&self, jobs: &JobSet, problem: &Problem, seed: u64) -> Result<Outcome, SpcError> {
+        jobs.check_acyclic()?;
+        let speeds = Speeds::identical(problem);
+        let sol = lp::solve(&lp_jobs(jobs, &speeds), &jobs.after, speeds.mu(), &[])?;
+        let order = jobs.topo_order(&sol.completion)?;
+        let pick = vec![Pick::EarliestCompletion; jobs.len()];
+        let ones = vec![1.0; problem.num_nodes()];
+        let schedule = place(
+            jobs,
+            problem,
+            &Rules {
+                order: &order,
+                pick: &pick,
+                believed_speed: Some(&ones),
+                hold_early: false,
+                seed,
+            },
+        )?;
+        // Its LP is over machines that do not exist: no lower bound to report.
+        Ok(Outcome { schedule, lp: None })
+    }
+}

@@ -1,0 +1,140 @@
+//! Online re-optimisation (seed 002 Sect. V and VI.B): at a job's arrival or
+//! departure, LP-Schedule is solved again over the work that remains, the
+//! machines being free from `now` on. The sets S of constraint (2) found by
+//! the previous solve are kept (in job ids) and start the next one: a set is
+//! a valid constraint for any remaining sizes, and most of them stay tight.
+
+use super::lp::{self, LpJob, LpSolution};
+use super::{JobSet, SpcError, Speeds};
+use crate::model::Csr;
+
+/// Keeps the cuts from one solve to the next.
+#[derive(Clone, Debug, Default)]
+pub struct Resolver {
+    /// Sets of (2) in job indices of the [`JobSet`].
+    cuts: Vec<Vec<u32>>,
+}
+
+/// One re-solve: `C_j^LP` of the jobs still open (`None` for jobs done or
+/// not yet released), and the LP's own figures.
+#[derive(Clone, Debug)]
+pub struct Resolved {
+    pub completion: Vec<Option<f64>>,
+    pub lp: LpSolution,
+}
+
+impl Resolver {
+    pub fn cuts(&self) -> usize {
+        self.cuts.len()
+    }
+
+    /// Solves over the jobs released by `now` that have work left;
+    /// `remaining[t]` is task `t`'s size still to process (0 when done).
+    /// `warm = false` forgets the previous cuts (for comparison).
+    pub fn resolve(
+        &mut self,
+        jobs: &JobSet,
+        speeds: &Speeds,
+        remaining: &[f64],
+        now: f64,
+        warm: bool,
+    ) -> Result<Resolved, SpcError> {
+        let n = jobs.len();
+        let mut local = vec![u32::MAX; n];
+        let mut open: Vec<u32> = Vec::new();
+        let mut sub: Vec<LpJob> = Vec::new();
+        for (j, slot) in local.iter_mut().enumerate() {
+            let (mut p, mut t) = (0.0, 0u64);
+            for &task in jobs.tasks.row(j) {
+                let r = remaining[task as usize];
+                if r > 0.0 {
+                    p += r;
+                    t += 1;
+                }
+            }
+            if t > 0 && jobs.release[j] <= now {
+                *slot = open.len() as u32;
+                open.push(j as u32);
+                sub.push(LpJob {
+                    p,
+                    mu_j: speeds.mu_q(t),
+                    release: jobs.release[j],
+                    weight: jobs.weight[j],
+                });
+            }
+        }
+        let preds = Csr::from_rows(open.iter().map(|&j| {
+            jobs.after
+                .row(j as usize)
+                .iter()
+                .filter(|&&a| local[a as usize] != u32::MAX)
+                .map(|&a| local[a as usize])
+                .collect::<Vec<u32>>()
+        }));
+        let warm_sets: Vec<Vec<u32>> = if warm {
+            self.cuts
+                .iter()
+                .map(|s| {
+                    s.iter()
+                        .filter(|&&j| local[j as usize] != u32::MAX)
+                        .map(|&j| local[j as usize])
+                        .collect()
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let sol = lp::solve_at(&sub, &preds, speeds.mu(), now, &warm_sets)?;
+        self.cuts = sol
+            .cuts
+            .iter()
+            .map(|s| s.iter().map(|&i| open[i as usize]).collect())
+            .collect();
+        let mut completion = vec![None; n];
+        for (i, &j) in open.iter().enumerate() {
+            completion[j as usize] = Some(sol.completion[i]);
+        }
+        Ok(Resolved {
+            completion,
+            lp: sol,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::instance::Instance;
+
+    #[test]
+    fn a_resolve_drops_done_work_and_reuses_the_cuts() {
+        let i = Instance::from_json(
+            r#"{"nodes":[{"host":"a","speed":2},{"host":"b"}],
+                "jobs":[{"id":"x","weight":1,"tasks":[{"id":"x1","replicas":[],"size":4},{"id":"x2","replicas":[],"size":4}]},
+                        {"id":"y","weight":3,"tasks":[{"id":"y1","replicas":[],"size":2}]},
+                        {"id":"z","weight":2,"after":["x"],"tasks":[{"id":"z1","replicas":[],"size":3}]},
+                        {"id":"late","weight":1,"release":100,"tasks":[{"id":"l1","replicas":[],"size":1}]}]}"#,
+        )
+        .unwrap();
+        let jobs = JobSet::from_instance(&i);
+        let speeds = Speeds::of(&i.problem);
+        let mut r = Resolver::default();
+        let first = r
+            .resolve(&jobs, &speeds, &i.problem.task_size, 0.0, true)
+            .unwrap();
+        assert!(first.completion[..3].iter().all(Option::is_some));
+        assert_eq!(first.completion[3], None, "not released yet");
+        assert!(r.cuts() > 0);
+        // At t = 2: y is done, x half done.
+        let remaining = [2.0, 2.0, 0.0, 3.0, 1.0];
+        let warm = r.resolve(&jobs, &speeds, &remaining, 2.0, true).unwrap();
+        let cold = Resolver::default()
+            .resolve(&jobs, &speeds, &remaining, 2.0, false)
+            .unwrap();
+        assert_eq!(warm.completion[1], None);
+        assert!((warm.lp.objective - cold.lp.objective).abs() < 1e-6 * cold.lp.objective);
+        for c in warm.completion.iter().flatten() {
+            assert!(*c >= 2.0);
+        }
+    }
+}
