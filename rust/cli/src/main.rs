@@ -266,7 +266,7 @@ struct SimulateArgs {
     #[arg(long, value_name = "U")]
     load: Option<f64>,
     /// Policy to run; repeat for several (same cluster and workload each time).
-    #[arg(long = "policy", short = 'p', default_values_t = ["hadoop-default".to_string(), "asm1".to_string()])]
+    #[arg(long = "policy", short = 'p', default_values_t = ["hadoop-default".to_string(), "hadoop-fair".to_string(), "asm1".to_string(), "asm1-comm".to_string()])]
     policies: Vec<String>,
     /// Random seed (placement, heartbeat phases, JVM start-up times).
     #[arg(long, default_value_t = 1)]
