@@ -36,6 +36,7 @@ pub struct GetBufs {
     smaller: Vec<Fi>,
     before: Vec<Fi>,
     merged: Vec<Fi>,
+    consumed: Vec<usize>,
 }
 
 /// Alg. 3 on the sorted queue `intv`: the first `k` intervals of length `d`
@@ -60,6 +61,7 @@ pub fn get(b: f64, k: usize, d: f64, intv: &mut Vec<Fi>, bufs: &mut GetBufs, com
         smaller,
         before,
         merged,
+        ..
     } = bufs;
     first.clear();
     frags.clear();
@@ -153,10 +155,197 @@ pub fn get(b: f64, k: usize, d: f64, intv: &mut Vec<Fi>, bufs: &mut GetBufs, com
     latest
 }
 
+/// Max-end and max-length trees over a sorted queue of free intervals (our
+/// stand-in for the duration-indexed map of Sect. 3.3): `get` jumps over the
+/// intervals too short for `d` instead of visiting them one by one.
+#[derive(Clone, Debug, Default)]
+pub struct MaxTree {
+    size: usize,
+    end: Vec<f64>,
+    len: Vec<f64>,
+}
+
+impl MaxTree {
+    pub fn build(&mut self, iv: &[Fi]) {
+        self.size = iv.len().max(1).next_power_of_two();
+        self.end.clear();
+        self.end.resize(2 * self.size, f64::NEG_INFINITY);
+        self.len.clear();
+        self.len.resize(2 * self.size, f64::NEG_INFINITY);
+        for (i, f) in iv.iter().enumerate() {
+            self.end[self.size + i] = f.e;
+            self.len[self.size + i] = f.len();
+        }
+        for x in (1..self.size).rev() {
+            self.end[x] = self.end[2 * x].max(self.end[2 * x + 1]);
+            self.len[x] = self.len[2 * x].max(self.len[2 * x + 1]);
+        }
+    }
+
+    fn next(t: &[f64], x: usize, lo: usize, hi: usize, from: usize, v: f64) -> Option<usize> {
+        if hi <= from || t[x] < v {
+            return None;
+        }
+        if hi - lo == 1 {
+            return Some(lo);
+        }
+        let mid = (lo + hi) / 2;
+        Self::next(t, 2 * x, lo, mid, from, v)
+            .or_else(|| Self::next(t, 2 * x + 1, mid, hi, from, v))
+    }
+
+    fn prev(t: &[f64], x: usize, lo: usize, hi: usize, to: usize, v: f64) -> Option<usize> {
+        if lo >= to || t[x] < v {
+            return None;
+        }
+        if hi - lo == 1 {
+            return Some(lo);
+        }
+        let mid = (lo + hi) / 2;
+        Self::prev(t, 2 * x + 1, mid, hi, to, v).or_else(|| Self::prev(t, 2 * x, lo, mid, to, v))
+    }
+
+    /// The first index >= `from` of an interval at least `d` long.
+    pub fn next_len(&self, from: usize, d: f64) -> Option<usize> {
+        Self::next(&self.len, 1, 0, self.size, from, d)
+    }
+
+    /// The last index < `to` of an interval ending at or after `e`.
+    pub fn prev_end(&self, to: usize, e: f64) -> Option<usize> {
+        Self::prev(&self.end, 1, 0, self.size, to, e)
+    }
+}
+
+/// [`get`] with the intervals too short for `d` skipped through `tree`
+/// (built over `intv`): the same first `k` intervals in the same order.
+/// Skipped intervals stay whole in rem (the paper's smaller queue, uncut).
+pub fn get_indexed(
+    b: f64,
+    k: usize,
+    d: f64,
+    intv: &mut Vec<Fi>,
+    tree: &MaxTree,
+    bufs: &mut GetBufs,
+    commit: bool,
+) -> f64 {
+    let GetBufs {
+        first,
+        frags,
+        leftovers,
+        before,
+        merged,
+        consumed,
+        ..
+    } = bufs;
+    first.clear();
+    frags.clear();
+    leftovers.clear();
+    before.clear();
+    consumed.clear();
+    let mut taken = 0;
+    let mut latest = f64::NEG_INFINITY;
+    let mut cut =
+        |fi: Fi, frags: &mut VecDeque<Fi>, first: &mut Vec<Fi>, leftovers: &mut Vec<Fi>| {
+            if commit {
+                first.push(Fi { e: fi.s + d, ..fi });
+            }
+            latest = fi.s + d;
+            let rest = Fi { s: fi.s + d, ..fi };
+            if rest.len() >= d {
+                frags.push_back(rest);
+            } else if commit && rest.len() > 0.0 {
+                leftovers.push(rest);
+            }
+        };
+    let p = intv.partition_point(|f| f.s < b);
+    // Phase 1: intervals starting before b and long enough after it, latest first.
+    let mut j = p;
+    while taken < k {
+        let Some(idx) = tree.prev_end(j, b + d) else {
+            break;
+        };
+        j = idx;
+        let h = intv[idx];
+        if h.e - b < d {
+            continue;
+        }
+        taken += 1;
+        consumed.push(idx);
+        if commit {
+            before.push(Fi { e: b, ..h });
+        }
+        cut(Fi { s: b, ..h }, frags, first, leftovers);
+    }
+    consumed.reverse();
+    before.reverse();
+    // Phase 2: the long enough intervals from b on, and frags, by start.
+    let mut i = p;
+    while taken < k {
+        let head = tree.next_len(i, d);
+        let from_frags = match (head, frags.front()) {
+            (Some(h), Some(f)) => f.s < intv[h].s,
+            (None, Some(_)) => true,
+            (Some(_), None) => false,
+            (None, None) => break,
+        };
+        let fi = if from_frags {
+            match frags.pop_front() {
+                Some(f) => f,
+                None => break,
+            }
+        } else {
+            let Some(h) = head else { break };
+            i = h + 1;
+            if intv[h].len() < d {
+                continue;
+            }
+            consumed.push(h);
+            intv[h]
+        };
+        taken += 1;
+        cut(fi, frags, first, leftovers);
+    }
+    if commit {
+        // rem: intv without the consumed intervals, before, frags, leftovers.
+        let mut rest: Vec<Fi> = Vec::with_capacity(intv.len());
+        let mut c = 0;
+        for (x, f) in intv.iter().enumerate() {
+            if c < consumed.len() && consumed[c] == x {
+                c += 1;
+            } else {
+                rest.push(*f);
+            }
+        }
+        merged.clear();
+        merged.reserve(rest.len() + before.len() + frags.len() + leftovers.len());
+        let frags = frags.make_contiguous();
+        let qs: [&[Fi]; 4] = [&rest, before, frags, leftovers];
+        let mut pos = [0usize; 4];
+        loop {
+            let mut best: Option<usize> = None;
+            for q in 0..4 {
+                if let Some(f) = qs[q].get(pos[q]) {
+                    if best.is_none_or(|b| f.s < qs[b][pos[b]].s) {
+                        best = Some(q);
+                    }
+                }
+            }
+            let Some(q) = best else { break };
+            merged.push(qs[q][pos[q]]);
+            pos[q] += 1;
+        }
+        std::mem::swap(intv, merged);
+    }
+    latest
+}
+
 pub struct Fisch<'a> {
     dc: &'a DataCentre,
     groups: Groups,
     intv: Vec<Vec<Fi>>,
+    /// Skip trees over `intv`, rebuilt when `dirty`.
+    trees: Vec<MaxTree>,
+    dirty: Vec<bool>,
     undo: Undo<Vec<Fi>>,
     tracker: Tracker,
     quality: Quality,
@@ -192,6 +381,8 @@ impl<'a> Fisch<'a> {
         Fisch {
             dc,
             undo: Undo::new(groups.len()),
+            trees: vec![MaxTree::default(); groups.len()],
+            dirty: vec![true; groups.len()],
             groups,
             intv,
             tracker: Tracker::new(dc.nodes()),
@@ -222,6 +413,7 @@ impl<'a> Fisch<'a> {
                 f.e > f.s
             });
         }
+        self.dirty.iter_mut().for_each(|x| *x = true);
         let tries = (self.max_refinements as usize + 1).min(ALPHAS.len());
         let saved_tracker = self.tracker.clone();
         let mut best: Option<(f64, usize)> = None;
@@ -229,6 +421,7 @@ impl<'a> Fisch<'a> {
         for (n, &alpha) in ALPHAS[..tries].iter().enumerate() {
             if n > 0 {
                 self.undo.restore(&mut self.intv);
+                self.dirty.iter_mut().for_each(|x| *x = true);
                 self.tracker = saved_tracker.clone();
             }
             last = n;
@@ -248,6 +441,7 @@ impl<'a> Fisch<'a> {
         if let Some((_, n)) = best {
             if n != last {
                 self.undo.restore(&mut self.intv);
+                self.dirty.iter_mut().for_each(|x| *x = true);
                 self.tracker = saved_tracker;
                 let blocks = similar_duration(job, ALPHAS[n]);
                 self.run(j, job, &blocks, release);
@@ -275,14 +469,36 @@ impl<'a> Fisch<'a> {
                     acc.max(fin[p as usize] + if bytes > 0.0 { bytes / bw } else { 0.0 })
                 });
                 let d = blocks.duration[blk] / self.groups.power[g as usize];
-                let end = get(b, k, d, &mut self.intv[g as usize], &mut self.bufs, false);
+                let gi = g as usize;
+                if self.dirty[gi] {
+                    self.trees[gi].build(&self.intv[gi]);
+                    self.dirty[gi] = false;
+                }
+                let end = get_indexed(
+                    b,
+                    k,
+                    d,
+                    &mut self.intv[gi],
+                    &self.trees[gi],
+                    &mut self.bufs,
+                    false,
+                );
                 if choice.is_none_or(|(e, ..)| end < e) {
                     choice = Some((end, g, b, d));
                 }
             }
             let Some((_, g, b, d)) = choice else { return };
             self.undo.touch(g as usize, &self.intv);
-            get(b, k, d, &mut self.intv[g as usize], &mut self.bufs, true);
+            get_indexed(
+                b,
+                k,
+                d,
+                &mut self.intv[g as usize],
+                &self.trees[g as usize],
+                &mut self.bufs,
+                true,
+            );
+            self.dirty[g as usize] = true;
             loc[blk] = g;
             fin[blk] = self.place(j, job, &blocks.members[blk]);
             self.return_slack(g as usize);
@@ -329,6 +545,7 @@ impl<'a> Fisch<'a> {
         }
         std::mem::swap(&mut self.intv[g], merged);
         self.slack.clear();
+        self.dirty[g] = true;
     }
 
     /// Puts the block's tasks on the intervals in `bufs.first`, a task on the
@@ -426,5 +643,38 @@ mod tests {
         assert!(intv.contains(&fi(0, 0.0, 1.0)) && intv.contains(&fi(0, 1.0, 5.0)));
         assert!(intv.contains(&fi(1, 22.0, 30.0)));
         assert!(intv.contains(&fi(0, 20.0, f64::INFINITY)));
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn indexed_get_takes_the_same_intervals_as_the_linear_one(
+            raw in proptest::collection::vec((0u32..6, 0.0f64..200.0, 0.5f64..60.0, any::<bool>()), 1..40),
+            b in 0.0f64..150.0,
+            k in 1usize..12,
+            d in 1.0f64..40.0,
+        ) {
+            let mut intv: Vec<Fi> = raw
+                .iter()
+                .map(|&(node, s, len, endless)| Fi { node, s, e: if endless { f64::INFINITY } else { s + len } })
+                .collect();
+            intv.push(Fi { node: 9, s: 0.0, e: f64::INFINITY });
+            intv.sort_by(|a, b| a.s.total_cmp(&b.s));
+            let mut a = intv.clone();
+            let mut bufs = GetBufs::default();
+            let la = get(b, k, d, &mut a, &mut bufs, true);
+            let fa = bufs.first.clone();
+            let mut tree = MaxTree::default();
+            tree.build(&intv);
+            let mut c = intv.clone();
+            let le = get_indexed(b, k, d, &mut c, &tree, &mut bufs, false);
+            prop_assert_eq!(&c, &intv);
+            let lb = get_indexed(b, k, d, &mut c, &tree, &mut bufs, true);
+            prop_assert_eq!(la, lb);
+            prop_assert_eq!(la, le);
+            prop_assert_eq!(&fa, &bufs.first);
+            prop_assert!(c.windows(2).all(|w| w[0].s <= w[1].s));
+        }
     }
 }
