@@ -19,6 +19,8 @@ pub enum PaperArg {
     Labl,
     /// Seed 003, Henzinger et al. (FISCH, BLIND): Sect. 5.1, Tables 1 and 2.
     Fisch,
+    /// Seed 003, Sect. 5.2: a large MapReduce job, FISCH's static plan against hadoop-default in the simulator.
+    FischStatic,
     /// Seed 002, Aggarwal et al. (S-PC): Sect. VI.A (Fig. 4(a)-(c)) and VI.B (Fig. 7, 8).
     Spc,
 }
@@ -30,6 +32,7 @@ impl PaperArg {
             PaperArg::Bar => Paper::Bar,
             PaperArg::Labl => Paper::Labl,
             PaperArg::Fisch => Paper::Fisch,
+            PaperArg::FischStatic => Paper::FischStatic,
             PaperArg::Spc => Paper::Spc,
         }
     }

@@ -21,6 +21,7 @@ pub mod beaumont;
 pub mod bench;
 pub mod demo;
 pub mod fisch;
+pub mod fisch_static;
 pub mod labl;
 pub mod plot;
 pub mod spc;
@@ -32,6 +33,8 @@ pub enum ReproError {
     Core(#[from] CoreError),
     #[error(transparent)]
     Dag(#[from] spindle_core::dag::DagError),
+    #[error("simulator: {0}")]
+    Sim(#[from] spindle_sim::SimError),
     #[error("policy {policy}: {source}")]
     Policy {
         policy: String,
@@ -83,6 +86,8 @@ pub enum Paper {
     Labl,
     /// Seed 003, Henzinger et al. (FISCH, BLIND): Sect. 5.1.
     Fisch,
+    /// Seed 003, Sect. 5.2: FISCH's static schedule against hadoop-default.
+    FischStatic,
     /// Seed 002, Aggarwal et al. (S-PC): Sect. VI.A (Fig. 4) and VI.B (Fig. 7, 8).
     Spc,
 }
@@ -137,6 +142,7 @@ pub fn run(paper: Paper, opts: &Opts) -> Result<Vec<Report>> {
         Paper::Beaumont => beaumont::run(opts)?,
         Paper::Labl => labl::run(opts)?,
         Paper::Fisch => fisch::run(opts)?,
+        Paper::FischStatic => fisch_static::run(opts)?,
         Paper::Spc => spc::run(opts)?,
     };
     opts.progress.finish_and_clear();
@@ -151,6 +157,11 @@ pub fn plot(paper: Paper, path: &Path, reports: &[Report]) -> Result<()> {
         Paper::Labl => labl::plot(path, reports),
         Paper::Fisch => fisch::plot(path, reports),
         Paper::Spc => return Err(ReproError::NothingToPlot("repro spc draws no chart yet")),
+        Paper::FischStatic => {
+            return Err(ReproError::NothingToPlot(
+                "repro fisch-static draws no chart yet",
+            ))
+        }
     }
     .map_err(in_file(path))
 }
