@@ -30,7 +30,13 @@ fn repro_fisch_static_quick_compares_static_plans_with_hadoop_default() {
     assert_eq!(policies, [one_size, one_size].concat());
     for row in rows {
         let ours = row["ours"].as_object().unwrap();
-        for key in ["makespan_s", "utilisation_pct", "lower_bound_s"] {
+        for key in [
+            "makespan_s",
+            "utilisation_pct",
+            "lower_bound_s",
+            "map_task_s",
+            "maps_done_s",
+        ] {
             let v = ours[key].as_f64().unwrap();
             assert!(v.is_finite() && v > 0.0, "{key} in {row}");
         }
@@ -39,6 +45,8 @@ fn repro_fisch_static_quick_compares_static_plans_with_hadoop_default() {
         // No schedule beats total work spread over every slot.
         let m = ours["makespan_s"].as_f64().unwrap();
         assert!(m >= ours["lower_bound_s"].as_f64().unwrap() - 1e-6, "{row}");
+        // The map stage ends before the job does (reduces follow it).
+        assert!(ours["maps_done_s"].as_f64().unwrap() < m, "{row}");
         if row["policy"].as_str().unwrap().contains("predicted") {
             let p = ours["plan_ms"].as_f64().unwrap();
             assert!(p.is_finite() && p >= 0.0, "{row}");
