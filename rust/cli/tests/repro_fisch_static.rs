@@ -26,6 +26,7 @@ fn repro_fisch_static_quick_compares_static_plans_with_hadoop_default() {
         "fisch groups=cluster (predicted)",
         "greedy (predicted)",
         "hadoop-default (simulated)",
+        "hadoop-default slowstart=1 (simulated)",
     ];
     assert_eq!(policies, [one_size, one_size].concat());
     for row in rows {
