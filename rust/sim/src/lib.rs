@@ -25,7 +25,10 @@ pub mod report;
 pub mod workload;
 
 pub use config::{NetworkModel, SimConfig};
-pub use engine::{simulate, Progress, SimError, SimOutput, TaskRecord, HORIZON_MS};
+pub use engine::{
+    run_static, simulate, Progress, SimError, SimOutput, StaticRun, StaticTask, TaskRecord,
+    HORIZON_MS,
+};
 pub use estimate::{estimator_errors, EstimateRun, EstimateSetup};
 pub use load::{scale_to_load, LoadScaling};
 pub use report::{JobResult, SimMetrics, SimResult};
