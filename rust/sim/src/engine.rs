@@ -1253,8 +1253,8 @@ pub struct StaticRun {
 /// soon as the slot is free, with no ResourceManager, heartbeats or AM. The
 /// costs are this simulator's, on the same block placement as [`simulate`]
 /// with the same seed: JVM start, the block read from a replica on the node,
-/// else in its rack, else off-rack (no uplink sharing: the off-rack rate is
-/// the smaller of disk, NIC and the rack uplink), compute; a reduce
+/// else in its rack, else off-rack sharing the rack uplinks as the
+/// `RackUplink` network model does (BAR's model is not replayed), compute; a reduce
 /// prefetches its shuffle while the maps run and ends as a simulated one.
 /// Every map must come before every reduce on its slot.
 pub fn run_static(
@@ -1307,31 +1307,58 @@ pub fn run_static(
     }
     let mut free = vec![0.0f64; plan.len()];
     let (mut maps_done, mut busy, mut node_local) = (0.0f64, 0.0, 0u32);
-    for (slot, list) in plan.iter().enumerate() {
+    // Slots take their next map in time order, so that an off-rack read
+    // shares the rack uplinks with the reads running when it starts (the
+    // RackUplink model; rate fixed at start). Non-negative f64 bits sort as
+    // the numbers do.
+    let mut next = vec![0usize; plan.len()];
+    let mut heap: BinaryHeap<Reverse<(u64, usize)>> = (0..plan.len())
+        .filter(|&k| matches!(plan[k].first(), Some(StaticTask::Map(_))))
+        .map(|k| Reverse((0.0f64.to_bits(), k)))
+        .collect();
+    // End times of the off-rack reads through each rack's uplink.
+    let mut flows: Vec<Vec<f64>> = vec![Vec::new(); cfg.racks];
+    while let Some(Reverse((t, slot))) = heap.pop() {
+        let Some(&StaticTask::Map(m)) = plan[slot].get(next[slot]) else {
+            continue;
+        };
+        next[slot] += 1;
         let node = slot / slots;
-        for &t in list {
-            let StaticTask::Map(m) = t else { break };
-            let block = blocks[m as usize] as usize;
-            let mb = sim.block_size[block] as f64 / MB;
-            let replicas = &sim.block_replicas[block];
-            let rate = if replicas.contains(&(node as u32)) {
-                node_local += 1;
-                cfg.disk_mb_s
-            } else if replicas
-                .iter()
-                .any(|&r| sim.node_rack[r as usize] == sim.node_rack[node])
-            {
-                cfg.disk_mb_s.min(cfg.nic_mb_s)
-            } else {
-                cfg.disk_mb_s.min(cfg.nic_mb_s).min(cfg.rack_uplink_mb_s)
-            };
-            let ms = sim.jvm_delay() as f64
-                + mb / rate * 1000.0
-                + mb * spec.profile.map_cpu_ms_per_mb() / cfg.speed(node);
-            busy += ms / 1e3;
-            free[slot] += ms;
-            maps_done = maps_done.max(free[slot]);
-        }
+        let start = f64::from_bits(t);
+        let up = start + sim.jvm_delay() as f64;
+        let block = blocks[m as usize] as usize;
+        let mb = sim.block_size[block] as f64 / MB;
+        let replicas = &sim.block_replicas[block];
+        let my_rack = sim.node_rack[node] as usize;
+        let read_ms = if replicas.contains(&(node as u32)) {
+            node_local += 1;
+            mb / cfg.disk_mb_s * 1000.0
+        } else if replicas
+            .iter()
+            .any(|&r| sim.node_rack[r as usize] as usize == my_rack)
+        {
+            mb / cfg.disk_mb_s.min(cfg.nic_mb_s) * 1000.0
+        } else {
+            let src = sim.node_rack[replicas[0] as usize] as usize;
+            for r in [src, my_rack] {
+                flows[r].retain(|&e| e > up);
+            }
+            let share = |r: usize| cfg.rack_uplink_mb_s / (flows[r].len() + 1) as f64;
+            let rate = cfg
+                .disk_mb_s
+                .min(cfg.nic_mb_s)
+                .min(share(src))
+                .min(share(my_rack));
+            let ms = mb / rate * 1000.0;
+            flows[src].push(up + ms);
+            flows[my_rack].push(up + ms);
+            ms
+        };
+        let done = up + read_ms + mb * spec.profile.map_cpu_ms_per_mb() / cfg.speed(node);
+        busy += (done - start) / 1e3;
+        free[slot] = done;
+        maps_done = maps_done.max(done);
+        heap.push(Reverse((done.to_bits(), slot)));
     }
     let share_mb = spec.shuffle_bytes as f64 / reduces.max(1) as f64 / MB;
     let shuffle_ms = share_mb / cfg.nic_mb_s * 1000.0;
