@@ -242,11 +242,12 @@ fn input_errors_name_the_file_and_the_field() {
         "spindle: error: instance FILE: instance has no nodes (field \"nodes\" is empty)"
     );
     let path = temp_file("ok.json", r#"{"nodes":[{"host":"a"}]}"#);
-    let o = spindle(&["plan", "-i", path.to_str().unwrap(), "-p", "fifo"]);
+    // `fifo` is a job scheduler now (seed 002); `lifo` is unknown.
+    let o = spindle(&["plan", "-i", path.to_str().unwrap(), "-p", "lifo"]);
     assert_eq!(
         stderr(&o).trim_end(),
         format!(
-            "spindle: error: unknown policy \"fifo\"; known policies: {}",
+            "spindle: error: unknown policy \"lifo\"; known policies: {}",
             spindle_core::PolicyKind::ALL.map(|p| p.name()).join(", ")
         )
     );
