@@ -155,8 +155,9 @@ struct PlanArgs {
     /// Instance file (JSON; see the README for the format).
     #[arg(long, short, required_unless_present_any = ["webhdfs", "path", "fsck", "splits"])]
     input: Option<PathBuf>,
-    /// Policy (see the README's policy table; hadoop-default needs `spindle simulate`).
-    /// Default: asm1 for --input; for HDFS inputs spindle.policy from --conf-dir
+    /// Policy (see the README's policy table; hadoop-default needs `spindle simulate`;
+    /// spc, spc-identical, spc-map-only, fifo, huwf and tetris schedule whole jobs
+    /// and print task start and end times). Default: asm1 for --input; for HDFS inputs spindle.policy from --conf-dir
     /// (asm1-comm when unset, as in the RM plugin).
     #[arg(long, short)]
     policy: Option<String>,

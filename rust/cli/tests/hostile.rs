@@ -512,10 +512,10 @@ fn an_xinclude_fan_out_is_refused() {
 #[test]
 fn a_bad_configured_policy_names_file_and_key() {
     let fsck = write("policy.fsck", FSCK);
-    let d = conf_dir("policy", &[("spindle.policy", "fifo")], &[]);
+    let d = conf_dir("policy", &[("spindle.policy", "lifo")], &[]);
     let e = error(&["plan", "--fsck", &fsck, "--conf-dir", &d], 64);
     assert!(
-        e.starts_with(&format!("spindle: error: Hadoop configuration: {d}/spindle-site.xml:3: property spindle.policy: \"fifo\" is not a policy; known policies: asm1,")),
+        e.starts_with(&format!("spindle: error: Hadoop configuration: {d}/spindle-site.xml:3: property spindle.policy: \"lifo\" is not a policy; known policies: asm1,")),
         "{e}"
     );
 }

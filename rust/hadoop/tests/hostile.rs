@@ -354,9 +354,15 @@ fn an_xinclude_fan_out_is_bounded() {
 // value was echoed in full.
 #[test]
 fn a_bad_policy_names_file_key_and_a_short_value() {
-    let e = settings_error(&[(keys::POLICY, "fifo")]);
+    let e = settings_error(&[(keys::POLICY, "lifo")]);
     assert!(
-        e.contains("spindle-site.xml:3: property spindle.policy: \"fifo\" is not a policy; known policies: asm1, asm1-comm"),
+        e.contains("spindle-site.xml:3: property spindle.policy: \"lifo\" is not a policy; known policies: asm1, asm1-comm"),
+        "{e}"
+    );
+    // A job scheduler (seed 002) is named as one the Session cannot run.
+    let e = settings_error(&[(keys::POLICY, "spc")]);
+    assert!(
+        e.contains("property spindle.policy: \"spc\" is a job scheduler that the Session does not run yet; policies it runs: asm1, asm1-comm"),
         "{e}"
     );
     let e = settings_error(&[(keys::POLICY, "${spindle.nothing}")]);

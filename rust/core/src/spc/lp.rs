@@ -121,6 +121,7 @@ pub fn solve(
     mu: f64,
     warm: &[Vec<u32>],
 ) -> Result<LpSolution, SpcError> {
+    let started = std::time::Instant::now();
     let n = jobs.len();
     if n > MAX_LP_JOBS {
         return Err(SpcError::TooManyJobs {
@@ -232,7 +233,13 @@ pub fn solve(
         .zip(&completion)
         .map(|(j, &cj)| j.weight * cj)
         .sum();
-    tracing::debug!(jobs = n, cuts = cuts.len(), rounds, "S-PC LP solved");
+    tracing::debug!(
+        jobs = n,
+        cuts = cuts.len(),
+        rounds,
+        ms = started.elapsed().as_secs_f64() * 1e3,
+        "S-PC LP solved"
+    );
     Ok(LpSolution {
         completion,
         objective,

@@ -20,7 +20,7 @@ use crate::model::{Csr, Problem};
 /// in the cut rows; 10,000 jobs is past any queue a RM holds at once).
 pub const MAX_LP_JOBS: usize = 10_000;
 /// Cutting-plane rounds before the LP gives up.
-pub const MAX_LP_ROUNDS: usize = 2_000;
+pub const MAX_LP_ROUNDS: usize = 20_000;
 /// Placement steps (tasks x distinct node speeds) before S-PC refuses.
 pub const MAX_PLACEMENT_STEPS: u64 = 4_000_000_000;
 
