@@ -23,11 +23,8 @@ impl JobScheduler for Fifo {
             jobs,
             problem,
             &Rules {
-                order: &order,
-                pick: &pick,
-                believed_speed: None,
                 hold_early: true,
-                seed,
+                ..Rules::new(&order, &pick, seed)
             },
         )?;
         Ok(Outcome { schedule, lp: None })

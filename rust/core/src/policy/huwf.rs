@@ -27,17 +27,7 @@ impl JobScheduler for Huwf {
             .collect();
         let order = jobs.topo_order(&key)?;
         let pick = vec![Pick::EarliestCompletion; jobs.len()];
-        let schedule = place(
-            jobs,
-            problem,
-            &Rules {
-                order: &order,
-                pick: &pick,
-                believed_speed: None,
-                hold_early: false,
-                seed,
-            },
-        )?;
+        let schedule = place(jobs, problem, &Rules::new(&order, &pick, seed))?;
         Ok(Outcome { schedule, lp: None })
     }
 }

@@ -20,17 +20,7 @@ impl JobScheduler for Spc {
         let sol = lp::solve(&lp_jobs(jobs, &speeds), &jobs.after, speeds.mu(), &[])?;
         let order = jobs.topo_order(&sol.completion)?;
         let pick = vec![Pick::EarliestCompletion; jobs.len()];
-        let schedule = place(
-            jobs,
-            problem,
-            &Rules {
-                order: &order,
-                pick: &pick,
-                believed_speed: None,
-                hold_early: false,
-                seed,
-            },
-        )?;
+        let schedule = place(jobs, problem, &Rules::new(&order, &pick, seed))?;
         Ok(Outcome {
             schedule,
             lp: Some(sol),

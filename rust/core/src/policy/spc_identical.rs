@@ -25,11 +25,8 @@ impl JobScheduler for SpcIdentical {
             jobs,
             problem,
             &Rules {
-                order: &order,
-                pick: &pick,
                 believed_speed: Some(&ones),
-                hold_early: false,
-                seed,
+                ..Rules::new(&order, &pick, seed)
             },
         )?;
         // Its LP is over machines that do not exist: no lower bound to report.

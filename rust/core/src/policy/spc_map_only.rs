@@ -49,17 +49,7 @@ impl JobScheduler for SpcMapOnly {
                 }
             })
             .collect();
-        let schedule = place(
-            jobs,
-            problem,
-            &Rules {
-                order: &order,
-                pick: &pick,
-                believed_speed: None,
-                hold_early: false,
-                seed,
-            },
-        )?;
+        let schedule = place(jobs, problem, &Rules::new(&order, &pick, seed))?;
         Ok(Outcome { schedule, lp: None })
     }
 }

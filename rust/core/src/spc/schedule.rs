@@ -49,6 +49,20 @@ pub struct Rules<'a> {
     pub seed: u64,
 }
 
+impl<'a> Rules<'a> {
+    /// `order` and `pick` on the real speeds, no early holds: what most
+    /// job schedulers use (the others change one field).
+    pub fn new(order: &'a [u32], pick: &'a [Pick], seed: u64) -> Rules<'a> {
+        Rules {
+            order,
+            pick,
+            believed_speed: None,
+            hold_early: false,
+            seed,
+        }
+    }
+}
+
 /// A schedule: where and when every task runs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Schedule {
