@@ -160,8 +160,9 @@ public final class AdapterTest {
       check(rec.grants.equals(Arrays.asList("attempt_A/20/1/0")), "grants " + rec.grants);
       Recorder rec2 = new Recorder();
       check(b.heartbeat("h2", 4096, 4, 2000, rec2), "served");
-      // Priority 10 (the reducer) before the maps, as YARN orders keys; then h2's map.
-      check(rec2.grants.equals(Arrays.asList("attempt_A/10/1/2", "attempt_A/20/1/0")),
+      // greedy-comm's rule (seed 000 GREEDY-COMM, as in spindle plan): a task local
+      // to h2 first, then any other (the reducer).
+      check(rec2.grants.equals(Arrays.asList("attempt_A/20/1/0", "attempt_A/10/1/2")),
           "grants " + rec2.grants);
       check(b.fallbackHeartbeats() == 0 && b.coreErrors() == 0, "no fallback expected");
       check(!b.heartbeat("h9", 4096, 4, 3000, new Recorder()), "unknown node must fall back");
