@@ -136,20 +136,7 @@ pub fn get(b: f64, k: usize, d: f64, intv: &mut Vec<Fi>, bufs: &mut GetBufs, com
         );
         let frags = frags.make_contiguous();
         let qs: [&[Fi]; 6] = [&intv[..lo], before, smaller, frags, leftovers, &intv[i..]];
-        let mut pos = [0usize; 6];
-        loop {
-            let mut best: Option<usize> = None;
-            for q in 0..6 {
-                if let Some(f) = qs[q].get(pos[q]) {
-                    if best.is_none_or(|b| f.s < qs[b][pos[b]].s) {
-                        best = Some(q);
-                    }
-                }
-            }
-            let Some(q) = best else { break };
-            merged.push(qs[q][pos[q]]);
-            pos[q] += 1;
-        }
+        merge_by_start(&qs, merged);
         std::mem::swap(intv, merged);
     }
     latest
@@ -320,23 +307,29 @@ pub fn get_indexed(
         merged.reserve(rest.len() + before.len() + frags.len() + leftovers.len());
         let frags = frags.make_contiguous();
         let qs: [&[Fi]; 4] = [&rest, before, frags, leftovers];
-        let mut pos = [0usize; 4];
-        loop {
-            let mut best: Option<usize> = None;
-            for q in 0..4 {
-                if let Some(f) = qs[q].get(pos[q]) {
-                    if best.is_none_or(|b| f.s < qs[b][pos[b]].s) {
-                        best = Some(q);
-                    }
-                }
-            }
-            let Some(q) = best else { break };
-            merged.push(qs[q][pos[q]]);
-            pos[q] += 1;
-        }
+        merge_by_start(&qs, merged);
         std::mem::swap(intv, merged);
     }
     latest
+}
+
+/// Merges queues sorted by start into `out`, in linear time (Alg. 3's
+/// merge of sorted queues); ties go to the earlier queue.
+fn merge_by_start<const K: usize>(qs: &[&[Fi]; K], out: &mut Vec<Fi>) {
+    let mut pos = [0usize; K];
+    loop {
+        let mut best: Option<usize> = None;
+        for q in 0..K {
+            if let Some(f) = qs[q].get(pos[q]) {
+                if best.is_none_or(|b| f.s < qs[b][pos[b]].s) {
+                    best = Some(q);
+                }
+            }
+        }
+        let Some(q) = best else { break };
+        out.push(qs[q][pos[q]]);
+        pos[q] += 1;
+    }
 }
 
 pub struct Fisch<'a> {
