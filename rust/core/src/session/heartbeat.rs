@@ -7,6 +7,10 @@ use super::*;
 /// How often (ms of heartbeat time) the stall detector looks.
 const STALL_CHECK_MS: i64 = 10_000;
 
+/// How often (ms of heartbeat time) planned policies look for ask groups
+/// whose locality wait passed the cap (a scan of the busy applications).
+const OVERDUE_CHECK_MS: i64 = 500;
+
 /// What the queue offers at a heartbeat.
 enum QueueHead {
     Take(Slot),
@@ -48,12 +52,22 @@ impl Session {
         if self.busy_stale {
             self.refresh_busy();
         }
+        if self.dynamic.planned
+            && self.cfg.max_wait_ms >= 0
+            && self.now_ms.saturating_sub(self.overdue_checked) >= OVERDUE_CHECK_MS
+        {
+            self.find_overdue();
+        }
         let mut free = free;
         loop {
             if !free.fits(&self.min_ask) {
                 break;
             }
             if let Some(slot) = self.serve_finishing(node, &free) {
+                self.commit(node, slot, &mut free, out);
+                continue;
+            }
+            if let Some(slot) = self.serve_overdue(node, &free) {
                 self.commit(node, slot, &mut free, out);
                 continue;
             }
@@ -138,6 +152,73 @@ impl Session {
                     });
                 }
             }
+        }
+        None
+    }
+
+    /// Lists the busy ask groups with host or rack asks whose wait for a
+    /// container reached `max_wait_ms`, in rank order.
+    fn find_overdue(&mut self) {
+        self.overdue_checked = self.now_ms;
+        self.overdue.clear();
+        let (now, cap) = (self.now_ms, self.cfg.max_wait_ms);
+        for &app in &self.busy {
+            for (gi, g) in self.apps[app as usize].groups.iter().enumerate() {
+                if g.any > 0 && g.relax && !g.counts.is_empty() && now - g.wait_from >= cap {
+                    let rank = self.rank.get(app as usize).copied().unwrap_or(u32::MAX);
+                    self.overdue.push((rank, app, gi as u32));
+                }
+            }
+        }
+        self.overdue.sort_unstable();
+    }
+
+    /// The locality wait's hard cap under load. A planned queue only ever
+    /// offers a task to its replica holders; when they stay busy (reducers
+    /// or long tasks), its group waits while every other node serves its own
+    /// queue, and the fallback that would honour the cap never runs. So a
+    /// group overdue at the last look goes before this node's queue, at its
+    /// most local level here, if its job ranks ahead of the queue's head:
+    /// the job order decides who runs first, locality where. A job ranked
+    /// behind the head waits its turn, as it would anyway.
+    fn serve_overdue(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
+        if self.overdue.is_empty() {
+            return None;
+        }
+        let n = &self.nodes[node as usize];
+        let head_rank = n.queue.front().map_or(u32::MAX, |s| {
+            self.rank.get(s.app as usize).copied().unwrap_or(u32::MAX)
+        });
+        let (now, cap) = (self.now_ms, self.cfg.max_wait_ms);
+        for &(rank, app, gi) in &self.overdue {
+            if rank >= head_rank {
+                break;
+            }
+            let a = &self.apps[app as usize];
+            let Some(g) = a.groups.get(gi as usize) else {
+                continue;
+            };
+            // Served since the look (wait restarted), drained or gone.
+            if !a.alive || g.any <= 0 || g.counts.is_empty() || now - g.wait_from < cap {
+                continue;
+            }
+            if !free.fits(&g.capability) {
+                continue;
+            }
+            let locality = if g.asked(n.name) {
+                Locality::Node
+            } else if g.asked(n.rack) {
+                Locality::Rack
+            } else {
+                Locality::OffSwitch
+            };
+            return Some(Slot {
+                app,
+                group: gi,
+                priority: g.priority,
+                task: NONE,
+                locality,
+            });
         }
         None
     }

@@ -464,6 +464,12 @@ pub struct Session {
     /// location (a job in its reduce phase): served before later-ranked
     /// applications' planned maps under [`JobOrder::WeightedRemaining`].
     finishing: Vec<AppId>,
+    /// Planned policies: ask groups with host or rack asks that had no
+    /// container for `max_wait_ms` at the last look, in rank order
+    /// (rank, app, group); see `serve_overdue`.
+    overdue: Vec<(u32, AppId, u32)>,
+    /// Heartbeat time of the last look for overdue groups.
+    overdue_checked: i64,
     /// Skips since the last remote or local launch (DS's delay counter).
     ds_skips: u32,
     /// Containers granted and not finished, over live nodes (GCC).
@@ -537,6 +543,8 @@ impl Session {
             min_ask: Resources::new(i64::MAX, i32::MAX),
             location_less: 0,
             finishing: Vec::new(),
+            overdue: Vec::new(),
+            overdue_checked: i64::MIN,
             fair_order: Vec::new(),
             ds_skips: 0,
             running_total: 0,

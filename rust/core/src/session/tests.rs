@@ -841,3 +841,65 @@ fn a_finished_container_of_an_app_with_none_running_is_refused_by_name() {
         SessionError::UnknownApp(9)
     );
 }
+
+/// Issue 11 D under load: a map whose holder stays busy is served past the
+/// cap on another node *before that node's queue*, if its job ranks ahead
+/// of the queue's head; a job ranked behind the head waits its turn.
+#[test]
+fn an_overdue_map_of_a_higher_ranked_job_goes_before_another_nodes_queue() {
+    // (cap, whose map waits on the busy h1: the small job or the big one)
+    for (cap_ms, small_waits, bypass) in [
+        (3_000, true, true),
+        (-1, true, false),
+        (3_000, false, false),
+    ] {
+        let mut s = ordered(JobOrder::WeightedRemaining);
+        s.cfg.max_wait_ms = cap_ms;
+        let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+        let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+        let big = s.add_app("big", 1.0, 0).unwrap();
+        let small = s.add_app("small", 1.0, 1).unwrap();
+        let (waiting, queued) = if small_waits {
+            (small, big)
+        } else {
+            (big, small)
+        };
+        // The queued job keeps work on h2 after its first grant.
+        let n = |app| {
+            if app == big {
+                10
+            } else if small_waits {
+                1
+            } else {
+                2
+            }
+        };
+        for (app, host) in [(waiting, "h1"), (queued, "h2")] {
+            for res in [host, "/r1", ANY] {
+                s.update_ask(app, 20, res, n(app), cap(), true).unwrap();
+            }
+        }
+        let mut out = Vec::new();
+        s.node_heartbeat(h1, Resources::new(0, 0), 0, &mut out)
+            .unwrap();
+        s.node_heartbeat(h2, cap(), 1_000, &mut out).unwrap();
+        assert_eq!(out[0].app, queued, "within the wait h2 serves its queue");
+        s.node_heartbeat(h2, cap(), 3_500, &mut out).unwrap();
+        let want = if bypass {
+            Grant {
+                app: waiting,
+                priority: 20,
+                count: 1,
+                locality: Locality::Rack,
+            }
+        } else {
+            Grant {
+                app: queued,
+                priority: 20,
+                count: 1,
+                locality: Locality::Node,
+            }
+        };
+        assert_eq!(out, vec![want], "cap {cap_ms}, small waits {small_waits}");
+    }
+}
