@@ -126,6 +126,33 @@ public class TestJobWeights {
     }
   }
 
+  /**
+   * The weight orders the node's queue: two apps each ask for 8 containers
+   * on h2, which has room for 8. At equal priority the first submitted gets
+   * them; when the second has priority 9 (weight 10), it does (weighted
+   * remaining work: 8 / 10 against 8 / 1). asm1, planned on the heartbeat,
+   * so that the first heartbeat already follows the plan.
+   */
+  @Test
+  public void theHeavierAppIsServedFirst() throws Exception {
+    for (int priority : new int[] {0, 9}) {
+      YarnConfiguration conf = conf();
+      conf.set(SpindleSettings.POLICY, "asm1");
+      conf.set(SpindleSettings.PLANNING_BACKGROUND, "false");
+      try (MockCluster c = new MockCluster(Sched.SPINDLE, conf, null)) {
+        MockAM first = launch(c, "first", 0, "h3");
+        MockAM second = launch(c, "second", priority, "h4");
+        first.allocate(MockCluster.asks(20, 8, "h2"), null);
+        second.allocate(MockCluster.asks(20, 8, "h2"), null);
+        Map<MockAM, List<MockCluster.Grant>> g =
+            c.drive(Arrays.asList(first, second), 8, 1, "h2");
+        String got = "first " + g.get(first) + ", second " + g.get(second);
+        MockAM winner = priority == 0 ? first : second;
+        assertEquals("priority " + priority + ": " + got, 8, g.get(winner).size());
+      }
+    }
+  }
+
   @Test
   public void badTagsAreLoggedAndFallBackToThePriority() throws Exception {
     Recorder[] rec = recordCore();
