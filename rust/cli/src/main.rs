@@ -732,6 +732,14 @@ fn event_lines(events: &[(SessionEvent, Vec<spindle_core::Grant>)]) -> String {
                     g.join(";")
                 )
             }
+            SessionEvent::SetAppWeight { app, weight } => {
+                writeln!(s, "set_app_weight\t{app}\t{weight}")
+            }
+            SessionEvent::AppProgress {
+                app,
+                progress,
+                now_ms,
+            } => writeln!(s, "app_progress\t{app}\t{progress}\t{now_ms}"),
         };
     }
     s

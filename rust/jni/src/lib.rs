@@ -29,7 +29,8 @@ use std::sync::{Arc, Condvar, Mutex, Once, PoisonError};
 use std::time::Duration;
 
 use jni::sys::{
-    jboolean, jclass, jdouble, jdoubleArray, jint, jintArray, jlong, jobjectArray, jstring, JNIEnv,
+    jboolean, jclass, jdouble, jdoubleArray, jfloat, jint, jintArray, jlong, jobjectArray, jstring,
+    JNIEnv,
 };
 use spindle_core::policy::delay::LocalityDelay;
 use spindle_core::session::{BackgroundPlanner, Limits};
@@ -361,6 +362,39 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeAddApp(
         let app = string(env, app, "application id")?;
         locked(handle, |c| {
             Ok(c.session.add_app(&app, weight, submit_ms)? as jint)
+        })
+    })
+}
+
+/// The app's weight changed (its YARN priority was updated).
+#[no_mangle]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeSetAppWeight(
+    env: Env,
+    _: jclass,
+    handle: jlong,
+    app: jint,
+    weight: jdouble,
+) {
+    guard(env, || {
+        let app = id(app, "application id")?;
+        locked(handle, |c| Ok(c.session.set_app_weight(app, weight)?))
+    })
+}
+
+/// The app's AM reported `progress` (0 to 1) at `now_ms`.
+#[no_mangle]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeAppProgress(
+    env: Env,
+    _: jclass,
+    handle: jlong,
+    app: jint,
+    progress: jfloat,
+    now_ms: jlong,
+) {
+    guard(env, || {
+        let app = id(app, "application id")?;
+        locked(handle, |c| {
+            Ok(c.session.app_progress(app, progress, now_ms)?)
         })
     })
 }

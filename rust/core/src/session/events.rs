@@ -163,6 +163,7 @@ impl Session {
             running: 0,
             alive: true,
             groups: Vec::new(),
+            progress: None,
         });
         self.app_by_name.insert(app.to_string(), id);
         // Room for every app in the busy list, so heartbeats never grow it.
@@ -173,6 +174,61 @@ impl Session {
         self.rebuild_app_order();
         self.dirty = true;
         Ok(id)
+    }
+
+    /// The application's weight changed (a YARN priority update): it orders
+    /// the app from the next plan on. Same rule as [`Self::add_app`].
+    pub fn set_app_weight(&mut self, app: AppId, weight: f64) -> Result<(), SessionError> {
+        let a = self.app_mut(app)?;
+        if !(weight.is_finite() && weight > 0.0) {
+            return Err(SessionError::BadWeight {
+                app: a.name.clone(),
+                weight,
+            });
+        }
+        if a.weight != weight {
+            a.weight = weight;
+            // The ranking is rebuilt before the next plan.
+            self.dirty = true;
+        }
+        Ok(())
+    }
+
+    /// The application's AM reported `progress` (0 to 1) at `now_ms`: kept
+    /// for job order planners; no plan changes now.
+    pub fn app_progress(
+        &mut self,
+        app: AppId,
+        progress: f32,
+        now_ms: i64,
+    ) -> Result<(), SessionError> {
+        let a = self.app_mut(app)?;
+        let bad = |problem: String| SessionError::BadApp {
+            app: a.name.clone(),
+            problem,
+        };
+        if !(progress.is_finite() && (0.0..=1.0).contains(&progress)) {
+            return Err(bad(format!(
+                "progress must be a finite number from 0 to 1, got {progress}"
+            )));
+        }
+        if now_ms < 0 {
+            return Err(bad(format!(
+                "progress report time must not be negative, got {now_ms} ms"
+            )));
+        }
+        a.progress = Some((progress, now_ms));
+        Ok(())
+    }
+
+    /// The weight of a registered application.
+    pub fn app_weight(&self, app: AppId) -> Option<f64> {
+        self.apps.get(app as usize).map(|a| a.weight)
+    }
+
+    /// The last progress report of a registered application: (progress, ms).
+    pub fn progress_of(&self, app: AppId) -> Option<(f32, i64)> {
+        self.apps.get(app as usize).and_then(|a| a.progress)
     }
 
     /// Ranks live applications: by submission, or for planned policies under
@@ -485,5 +541,139 @@ pub(super) fn adjust_askers(askers: &mut [u32], g: &Group, delta: i32) {
     for (&name, _) in g.counts.iter().filter(|(_, &c)| c > 0) {
         let a = &mut askers[name as usize];
         *a = a.wrapping_add_signed(delta);
+    }
+}
+
+#[cfg(test)]
+mod weight_and_progress {
+    use super::*;
+
+    fn cap() -> Resources {
+        Resources::new(1024, 1)
+    }
+
+    /// One node with room for one container; apps `a` (submitted first) and
+    /// `b` each ask for 4 containers local to it.
+    fn two_apps() -> (Session, NodeId, AppId, AppId) {
+        let mut s = Session::new(SessionConfig {
+            policy: PolicyKind::Asm1,
+            ..SessionConfig::default()
+        });
+        let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+        let a = s.add_app("a", 1.0, 0).unwrap();
+        let b = s.add_app("b", 1.0, 1).unwrap();
+        for app in [a, b] {
+            for (res, n) in [("h1", 4), ("/r1", 4), (ANY, 4)] {
+                s.update_ask(app, 20, res, n, cap(), true).unwrap();
+            }
+        }
+        (s, h1, a, b)
+    }
+
+    fn first_grant(s: &mut Session, node: NodeId) -> AppId {
+        let mut out = Vec::new();
+        s.node_heartbeat(node, cap(), 0, &mut out).unwrap();
+        assert_eq!(out.len(), 1, "{out:?}");
+        out[0].app
+    }
+
+    #[test]
+    fn a_heavier_weight_moves_an_app_ahead() {
+        let (mut s, h1, a, _) = two_apps();
+        assert_eq!(
+            first_grant(&mut s, h1),
+            a,
+            "equal weights: submission order"
+        );
+        let (mut s, h1, _, b) = two_apps();
+        s.set_app_weight(b, 10.0).unwrap();
+        assert_eq!(s.app_weight(b), Some(10.0));
+        assert_eq!(first_grant(&mut s, h1), b, "b weighs 10: it goes first");
+    }
+
+    #[test]
+    fn bad_weights_are_refused_naming_the_app_and_change_nothing() {
+        let (mut s, _, a, _) = two_apps();
+        for w in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            let e = s.set_app_weight(a, w).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!("application \"a\": weight must be a positive finite number, got {w}")
+            );
+        }
+        assert_eq!(s.app_weight(a), Some(1.0));
+        assert_eq!(
+            s.set_app_weight(7, 2.0).unwrap_err().to_string(),
+            "application id 7 is not registered"
+        );
+        s.finish_app(a).unwrap();
+        assert_eq!(
+            s.set_app_weight(a, 2.0).unwrap_err().to_string(),
+            "application \"a\" has finished"
+        );
+    }
+
+    #[test]
+    fn progress_is_kept_per_app_and_bad_reports_are_refused() {
+        let (mut s, _, a, b) = two_apps();
+        assert_eq!(s.progress_of(a), None);
+        s.app_progress(a, 0.25, 1_000).unwrap();
+        s.app_progress(a, 0.5, 2_000).unwrap();
+        s.app_progress(b, 1.0, 2_000).unwrap();
+        assert_eq!(s.progress_of(a), Some((0.5, 2_000)));
+        assert_eq!(s.progress_of(b), Some((1.0, 2_000)));
+        for p in [-0.1f32, 1.5, f32::NAN, f32::INFINITY] {
+            let e = s.app_progress(a, p, 3_000).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!("application \"a\": progress must be a finite number from 0 to 1, got {p}")
+            );
+        }
+        assert_eq!(
+            s.app_progress(a, 0.6, -1).unwrap_err().to_string(),
+            "application \"a\": progress report time must not be negative, got -1 ms"
+        );
+        assert_eq!(
+            s.progress_of(a),
+            Some((0.5, 2_000)),
+            "bad reports change nothing"
+        );
+        assert_eq!(
+            s.app_progress(9, 0.5, 0).unwrap_err().to_string(),
+            "application id 9 is not registered"
+        );
+    }
+
+    #[test]
+    fn weight_and_progress_events_replay_from_a_log() {
+        let log = r#"[
+            {"event": "add_node", "host": "h1", "rack": "/r1",
+             "capacity": {"memory_mb": 1024, "vcores": 1}, "speed": 1.0},
+            {"event": "add_app", "app": "a", "weight": 1.0, "submit_ms": 0},
+            {"event": "set_app_weight", "app": 0, "weight": 3.5},
+            {"event": "app_progress", "app": 0, "progress": 0.75, "now_ms": 5000}
+        ]"#;
+        let events: Vec<SessionEvent> = serde_json::from_str(log).unwrap();
+        let mut s = Session::new(SessionConfig::default());
+        let mut out = Vec::new();
+        for e in &events {
+            s.apply(e, &mut out).unwrap();
+        }
+        assert_eq!(s.app_weight(0), Some(3.5));
+        assert_eq!(s.progress_of(0), Some((0.75, 5000)));
+        let bad = SessionEvent::AppProgress {
+            app: 0,
+            progress: 2.0,
+            now_ms: 0,
+        };
+        assert!(s
+            .apply(&bad, &mut out)
+            .unwrap_err()
+            .to_string()
+            .contains("got 2"));
+        // The events survive a round trip through JSON.
+        let json = serde_json::to_string(&events).unwrap();
+        let back: Vec<SessionEvent> = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, events);
     }
 }

@@ -287,6 +287,17 @@ pub enum SessionEvent {
         free: Resources,
         now_ms: i64,
     },
+    /// The application's weight changed (its YARN priority was updated).
+    SetAppWeight {
+        app: AppId,
+        weight: f64,
+    },
+    /// The application's AM reported its progress at allocate.
+    AppProgress {
+        app: AppId,
+        progress: f32,
+        now_ms: i64,
+    },
 }
 
 /// A queued decision: run task `task` of ask group `group` of `app` here.
@@ -431,6 +442,11 @@ struct AppState {
     running: u32,
     alive: bool,
     groups: Vec<Group>,
+    /// The last progress its AM reported (0 to 1) and when (ms), as the RM
+    /// sees it at allocate; `None` before the first report. Kept for job
+    /// order planners (S-PC's remaining work, seed 002 Sect. V), beside
+    /// `running`; nothing reads it on the heartbeat.
+    progress: Option<(f32, i64)>,
 }
 
 /// The scheduler state machine. See the module documentation.
@@ -671,6 +687,12 @@ impl Session {
             SessionEvent::Heartbeat { node, free, now_ms } => {
                 self.node_heartbeat(*node, *free, *now_ms, out)
             }
+            SessionEvent::SetAppWeight { app, weight } => self.set_app_weight(*app, *weight),
+            SessionEvent::AppProgress {
+                app,
+                progress,
+                now_ms,
+            } => self.app_progress(*app, *progress, *now_ms),
         }
     }
 

@@ -16,6 +16,18 @@ public interface Core extends AutoCloseable {
 
   void finishApp(int app);
 
+  /**
+   * The weight of {@code app} changed (its YARN priority was updated): it orders the app from
+   * the next plan on. A core that does not weigh jobs ignores it.
+   */
+  default void setAppWeight(int app, double weight) {}
+
+  /**
+   * The AM of {@code app} reported {@code progress} (0 to 1) at {@code nowMs}; kept for job
+   * order planners. A core that does not use progress ignores it.
+   */
+  default void appProgress(int app, float progress, long nowMs) {}
+
   void updateAsk(int app, int priority, String resource, int count, long memoryMb, int vcores,
       boolean relaxLocality);
 

@@ -137,6 +137,28 @@ public final class SpindleCore implements Core {
     }
   }
 
+  /** Bad weight (not positive and finite): IllegalArgumentException naming the app. */
+  @Override
+  public void setAppWeight(int app, double weight) {
+    lock.readLock().lock();
+    try {
+      nativeSetAppWeight(open(), app, weight);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /** Bad progress (not finite, outside 0..1) or time: IllegalArgumentException naming the app. */
+  @Override
+  public void appProgress(int app, float progress, long nowMs) {
+    lock.readLock().lock();
+    try {
+      nativeAppProgress(open(), app, progress, nowMs);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
   /** One ResourceRequest: an absolute count at a host, a rack or "*". */
   @Override
   public void updateAsk(int app, int priority, String resource, int count, long memoryMb, int vcores,
@@ -288,6 +310,10 @@ public final class SpindleCore implements Core {
   private static native int nativeAddApp(long handle, String app, double weight, long submitMs);
 
   private static native void nativeFinishApp(long handle, int app);
+
+  private static native void nativeSetAppWeight(long handle, int app, double weight);
+
+  private static native void nativeAppProgress(long handle, int app, float progress, long nowMs);
 
   private static native void nativeUpdateAsk(long handle, int app, int priority, String resource,
       int count, long memoryMb, int vcores, boolean relaxLocality);

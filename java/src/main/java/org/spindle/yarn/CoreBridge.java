@@ -64,6 +64,8 @@ public final class CoreBridge implements AutoCloseable {
    * name: a resync must also zero the names the RM has dropped.
    */
   private final Map<Object, Map<Integer, Map<String, Integer>>> sent = new HashMap<>();
+  /** The progress last sent for each app. */
+  private final Map<Object, Float> lastProgress = new HashMap<>();
   /** Core app id to the caller's app key. */
   private final List<Object> appKeys = new ArrayList<>();
   /** Apps the core lost track of: served by FIFO after the core's grants. */
@@ -95,10 +97,15 @@ public final class CoreBridge implements AutoCloseable {
    * and an Error thrown out of the RM's dispatcher stops the RM.
    */
   private void failed(String what, Throwable e) {
+    failed(what, e, "FIFO serves it");
+  }
+
+  /** {@link #failed(String, Throwable)}, saying what follows from it. */
+  private void failed(String what, Throwable e, String consequence) {
     long n = coreErrors.incrementAndGet();
     // A core that fails on every call must not flood the RM log.
     if (n <= 10) {
-      LOG.error("spindle core failed on " + what + "; FIFO serves it: " + e, e);
+      LOG.error("spindle core failed on " + what + "; " + consequence + ": " + e, e);
     } else if (n % 1000 == 0) {
       LOG.error(n + " spindle core failures so far; latest, on " + what + ": " + e);
     }
@@ -136,8 +143,13 @@ public final class CoreBridge implements AutoCloseable {
 
   /** Registers an app attempt; {@code key} identifies it in grants. */
   public synchronized void appAdded(Object key, long submitMs) {
+    appAdded(key, 1.0, submitMs);
+  }
+
+  /** Registers an app attempt of weight {@code weight} (see {@link AppWeights}). */
+  public synchronized void appAdded(Object key, double weight, long submitMs) {
     try {
-      int id = core.addApp(key.toString(), 1.0, submitMs);
+      int id = core.addApp(key.toString(), weight, submitMs);
       apps.put(key, id);
       while (appKeys.size() <= id) {
         appKeys.add(null);
@@ -149,9 +161,47 @@ public final class CoreBridge implements AutoCloseable {
     }
   }
 
+  /**
+   * The app's weight changed (its priority was updated). A refusal is logged
+   * and the app keeps its old weight: the order is off, nothing is lost.
+   */
+  public synchronized void weightChanged(Object key, double weight) {
+    Integer id = apps.get(key);
+    if (id == null) {
+      return;
+    }
+    try {
+      core.setAppWeight(id, weight);
+    } catch (RuntimeException | LinkageError e) {
+      failed("the weight " + weight + " of app " + key, e, "it keeps its previous weight");
+    }
+  }
+
+  /**
+   * The app's AM reported {@code progress} at allocate; sent only when it
+   * changed, since AMs heartbeat every second. A refusal is logged; the
+   * app stays the core's.
+   */
+  public synchronized void progress(Object key, float progress, long nowMs) {
+    Integer id = apps.get(key);
+    if (id == null) {
+      return;
+    }
+    Float last = lastProgress.put(key, progress);
+    if (last != null && last.floatValue() == progress) {
+      return;
+    }
+    try {
+      core.appProgress(id, progress, nowMs);
+    } catch (RuntimeException | LinkageError e) {
+      failed("the progress " + progress + " of app " + key, e, "its last progress stands");
+    }
+  }
+
   public synchronized void appRemoved(Object key) {
     fifoApps.remove(key);
     sent.remove(key);
+    lastProgress.remove(key);
     Integer id = apps.remove(key);
     if (id == null) {
       return;
@@ -227,6 +277,7 @@ public final class CoreBridge implements AutoCloseable {
       fifoApps.add(key);
       apps.remove(key);
       sent.remove(key);
+      lastProgress.remove(key);
       appKeys.set(id, null);
       try {
         core.finishApp(id);

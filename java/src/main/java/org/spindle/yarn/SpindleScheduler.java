@@ -15,6 +15,7 @@ import javax.management.ObjectName;
 import org.apache.hadoop.conf.Configurable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.thirdparty.com.google.common.util.concurrent.SettableFuture;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.Container;
@@ -31,13 +32,16 @@ import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceOption;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.api.records.SchedulingRequest;
+import org.apache.hadoop.yarn.exceptions.YarnException;
 import org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.recovery.RMStateStore.RMState;
+import org.apache.hadoop.yarn.server.resourcemanager.recovery.records.ApplicationStateData;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppEventType;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttempt;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptEventType;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState;
@@ -120,6 +124,8 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
   private final Set<ApplicationId> unmanagedApps = ConcurrentHashMap.newKeySet();
   /** When each app reached the scheduler: the core orders apps by it, across attempts. */
   private final Map<ApplicationId, Long> submitted = new ConcurrentHashMap<>();
+  /** Each app's weight in the core ({@link AppWeights}), across attempts. */
+  private final Map<ApplicationId, AppWeights.Weight> weights = new ConcurrentHashMap<>();
 
   private final Queue queue = new Queue() {
     @Override
@@ -512,6 +518,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     }
     normalizeResourceRequests(ask);
     releaseContainers(release, app);
+    forwardProgress(attemptId);
     synchronized (app) {
       if (app.isStopped()) {
         return EMPTY_ALLOCATION;
@@ -531,16 +538,104 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     }
   }
 
+  /**
+   * The AM's progress, as the RM holds it for the attempt (the AMS passes
+   * each allocate's progress, clamped to 0..1, to the attempt through the
+   * RM's dispatcher, so this usually sees the previous allocate's report),
+   * to the core; the bridge skips repeats.
+   */
+  private void forwardProgress(ApplicationAttemptId attemptId) {
+    RMApp rmApp = rmContext == null ? null : rmContext.getRMApps().get(attemptId.getApplicationId());
+    RMAppAttempt attempt = rmApp == null ? null : rmApp.getCurrentAppAttempt();
+    if (attempt != null && attempt.getAppAttemptId().equals(attemptId)) {
+      bridge.progress(attemptId, attempt.getProgress(), System.currentTimeMillis());
+    }
+  }
+
+  /**
+   * The priority an app gets, as the CapacityScheduler decides it (the
+   * default would make every app 0): the requested one, 0 if none, capped at
+   * yarn.cluster.max-application-priority (0 by default: raise it to let
+   * priorities weigh). It sets the app's weight in the core ({@link AppWeights}).
+   */
+  @Override
+  public Priority checkAndGetApplicationPriority(Priority requested, UserGroupInformation user,
+      String queueName, ApplicationId applicationId) throws YarnException {
+    Priority p = requested != null ? requested : Priority.newInstance(0);
+    Priority max = getMaxClusterLevelAppPriority();
+    if (max != null && p.getPriority() > max.getPriority()) {
+      p = max;
+    }
+    return Priority.newInstance(p.getPriority());
+  }
+
+  /**
+   * A priority update (yarn application -updatePriority): stored as the
+   * CapacityScheduler stores it (submission context and state store, which
+   * completes {@code future}), and the app's new weight goes to the core
+   * unless a spindle.job.weight tag fixes it.
+   */
+  @Override
+  public synchronized Priority updateApplicationPriority(Priority newPriority,
+      ApplicationId applicationId, SettableFuture<Object> future, UserGroupInformation user)
+      throws YarnException {
+    SchedulerApplication<SpindleAppAttempt> app = applications.get(applicationId);
+    RMApp rmApp = rmContext.getRMApps().get(applicationId);
+    if (app == null || rmApp == null) {
+      throw new YarnException("Application '" + applicationId
+          + "' is not present, hence could not change priority.");
+    }
+    Priority p = checkAndGetApplicationPriority(newPriority, user, rmApp.getQueue(),
+        applicationId);
+    if (p.equals(app.getPriority())) {
+      future.set(null);
+      return p;
+    }
+    rmApp.getApplicationSubmissionContext().setPriority(p);
+    ApplicationStateData state = ApplicationStateData.newInstance(rmApp.getSubmitTime(),
+        rmApp.getStartTime(), rmApp.getApplicationSubmissionContext(), rmApp.getUser(),
+        rmApp.getCallerContext());
+    state.setApplicationTimeouts(rmApp.getApplicationTimeouts());
+    state.setLaunchTime(rmApp.getLaunchTime());
+    rmContext.getStateStore().updateApplicationStateSynchronously(state, false, future);
+    app.setPriority(p);
+    SpindleAppAttempt attempt = app.getCurrentAppAttempt();
+    if (attempt != null) {
+      attempt.setPriority(p);
+    }
+    AppWeights.Weight old = weights.get(applicationId);
+    if (old == null || !old.fromTag) {
+      AppWeights.Weight w = new AppWeights.Weight(AppWeights.ofPriority(p.getPriority()), false,
+          null);
+      weights.put(applicationId, w);
+      if (attempt != null) {
+        bridge.weightChanged(attempt.getApplicationAttemptId(), w.value);
+      }
+    }
+    LOG.info("Priority " + p.getPriority() + " set for application " + applicationId
+        + ", weight " + weights.get(applicationId).value);
+    return p;
+  }
+
   private static boolean isEmpty(List<?> l) {
     return l == null || l.isEmpty();
   }
 
   private synchronized void addApplication(ApplicationId id, String user, boolean recovering,
-      boolean unmanagedAM) {
+      boolean unmanagedAM, Priority priority) {
     SchedulerApplication<SpindleAppAttempt> app =
         HadoopCompat.newApplication(queue, user, unmanagedAM);
+    Priority p = priority != null ? priority : Priority.newInstance(0);
+    app.setPriority(p);
     applications.put(id, app);
     submitted.put(id, System.currentTimeMillis());
+    RMApp rmApp = rmContext == null ? null : rmContext.getRMApps().get(id);
+    AppWeights.Weight w = AppWeights.of(id.toString(), p.getPriority(),
+        rmApp == null ? null : rmApp.getApplicationTags());
+    if (w.warning != null) {
+      LOG.warn(w.warning);
+    }
+    weights.put(id, w);
     if (unmanagedAM) {
       unmanagedApps.add(id);
     }
@@ -566,11 +661,14 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     if (transferState) {
       attempt.transferStateFromPreviousAttempt(app.getCurrentAppAttempt());
     }
+    attempt.setPriority(app.getPriority());
     app.setCurrentAppAttempt(attempt);
     HadoopCompat.submitAppAttempt(metrics, user,
         unmanagedApps.contains(attemptId.getApplicationId()));
     Long submit = submitted.get(attemptId.getApplicationId());
-    bridge.appAdded(attemptId, submit != null ? submit : System.currentTimeMillis());
+    AppWeights.Weight w = weights.get(attemptId.getApplicationId());
+    bridge.appAdded(attemptId, w != null ? w.value : 1.0,
+        submit != null ? submit : System.currentTimeMillis());
     requestSplits(attemptId, user);
     LOG.info("Added application attempt " + attemptId + " from user " + user);
     if (!recovering) {
@@ -590,6 +688,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     applications.remove(id);
     unmanagedApps.remove(id);
     submitted.remove(id);
+    weights.remove(id);
   }
 
   private synchronized void doneApplicationAttempt(ApplicationAttemptId attemptId,
@@ -809,7 +908,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
       case APP_ADDED: {
         AppAddedSchedulerEvent e = (AppAddedSchedulerEvent) event;
         addApplication(e.getApplicationId(), e.getUser(), e.getIsAppRecovering(),
-            HadoopCompat.isUnmanagedAM(e));
+            HadoopCompat.isUnmanagedAM(e), e.getApplicatonPriority());
         break;
       }
       case APP_REMOVED: {

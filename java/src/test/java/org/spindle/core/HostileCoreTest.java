@@ -19,6 +19,8 @@ public final class HostileCoreTest {
   private static final long[] LONGS = {Long.MIN_VALUE, -1, 0, 1, Integer.MAX_VALUE, Long.MAX_VALUE};
   private static final double[] DOUBLES = {Double.NaN, Double.NEGATIVE_INFINITY, -1, 0,
       Double.MIN_VALUE, 1, 1e300, Double.POSITIVE_INFINITY};
+  private static final float[] FLOATS = {Float.NaN, Float.NEGATIVE_INFINITY, -1, -0.0f, 0,
+      Float.MIN_VALUE, 0.5f, 1, Math.nextUp(1f), Float.MAX_VALUE, Float.POSITIVE_INFINITY};
   private static final String NUL = "h\0st";
   private static final String[] STRINGS = {null, "", NUL, "*", "/rack", "x".repeat(1 << 20)};
 
@@ -113,7 +115,24 @@ public final class HostileCoreTest {
       for (double v : DOUBLES) {
         t.call("addNode speed " + v, () -> c.addNode("s" + v, "/r1", 1024, 1, v));
         t.call("addApp weight " + v, () -> c.addApp("app-weight" + v, v, 0));
+        t.call("setAppWeight " + v, () -> c.setAppWeight(t.app, v));
       }
+      c.setAppWeight(t.app, 1.0);
+      for (float v : FLOATS) {
+        t.call("appProgress " + v, () -> c.appProgress(t.app, v, 0));
+      }
+      for (long v : LONGS) {
+        t.call("appProgress now " + v, () -> c.appProgress(t.app, 0.5f, v));
+      }
+      for (int v : INTS) {
+        t.call("setAppWeight app " + v, () -> c.setAppWeight(v, 2.0));
+        t.call("appProgress app " + v, () -> c.appProgress(v, 0.5f, 0));
+      }
+      t.call("weight and progress of a finished app", () -> {
+        int a = c.addApp("finished-weight", 1.0, 0);
+        c.finishApp(a);
+        c.appProgress(a, 0.5f, 0);
+      });
       t.call("heartbeat into null", () -> c.heartbeat(t.node, 1024, 1, 0, null));
       t.call("heartbeat into int[0]", () -> c.heartbeat(t.node, 8192, 8, 0, new int[0]));
       t.call("drain into null", () -> c.drain(null));
@@ -175,6 +194,10 @@ public final class HostileCoreTest {
       got.add(expect(IllegalArgumentException.class,
           () -> c.updateAsk(t.app, 20, "probe", Integer.MAX_VALUE, 1024, 1, true)).getMessage());
       got.add(expect(IllegalArgumentException.class, () -> c.containerFinished(t.node)).getMessage());
+      got.add(expect(IllegalArgumentException.class,
+          () -> c.setAppWeight(t.app, Double.POSITIVE_INFINITY)).getMessage());
+      got.add(expect(IllegalArgumentException.class,
+          () -> c.appProgress(t.app, -0.5f, 0)).getMessage());
       String[] want = {
         "node \"h1\": rack name is empty",
         "node \"h\\0st\": host name contains the control character U+0000",
@@ -183,6 +206,8 @@ public final class HostileCoreTest {
         "application \"application_1_0001\", priority 20, resource \"\": resource name is empty",
         "application \"application_1_0001\", priority 20, resource \"probe\": container count 2147483647 is above the limit max-host-ask (1000000) for one host",
         "node \"probe\": a container finished, but no container granted on this node is running",
+        "application \"application_1_0001\": weight must be a positive finite number, got inf",
+        "application \"application_1_0001\": progress must be a finite number from 0 to 1, got -0.5",
       };
       for (int i = 0; i < want.length; i++) {
         check(want[i].equals(got.get(i)), "message " + i + ": got <" + got.get(i) + ">, want <" + want[i] + ">");

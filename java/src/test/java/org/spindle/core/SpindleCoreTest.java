@@ -64,6 +64,12 @@ public final class SpindleCoreTest {
           case "finish_app":
             core.finishApp(Integer.parseInt(f[1]));
             break;
+          case "set_app_weight":
+            core.setAppWeight(Integer.parseInt(f[1]), Double.parseDouble(f[2]));
+            break;
+          case "app_progress":
+            core.appProgress(Integer.parseInt(f[1]), Float.parseFloat(f[2]), Long.parseLong(f[3]));
+            break;
           case "update_ask":
             core.updateAsk(Integer.parseInt(f[1]), Integer.parseInt(f[2]), f[3], Integer.parseInt(f[4]),
                 Long.parseLong(f[5]), Integer.parseInt(f[6]), f[7].equals("1"));
@@ -125,6 +131,27 @@ public final class SpindleCoreTest {
       check(e.getMessage().equals("host is null"), e.getMessage());
       e = expect(IllegalArgumentException.class, () -> core.heartbeat(-1, 1024, 1, 0, out));
       check(e.getMessage().equals("node id must not be negative, got -1"), e.getMessage());
+      core.setAppWeight(app, 2.5);
+      core.appProgress(app, 0.5f, 1000);
+      e = expect(IllegalArgumentException.class, () -> core.setAppWeight(app, Double.NaN));
+      check(e.getMessage().equals("application \"application_1_0001\": weight must be a positive"
+          + " finite number, got NaN"), e.getMessage());
+      e = expect(IllegalArgumentException.class, () -> core.setAppWeight(app, 0));
+      check(e.getMessage().equals("application \"application_1_0001\": weight must be a positive"
+          + " finite number, got 0"), e.getMessage());
+      e = expect(IllegalArgumentException.class, () -> core.appProgress(app, 1.5f, 1000));
+      check(e.getMessage().equals("application \"application_1_0001\": progress must be a finite"
+          + " number from 0 to 1, got 1.5"), e.getMessage());
+      e = expect(IllegalArgumentException.class, () -> core.appProgress(app, Float.NaN, 1000));
+      check(e.getMessage().equals("application \"application_1_0001\": progress must be a finite"
+          + " number from 0 to 1, got NaN"), e.getMessage());
+      e = expect(IllegalArgumentException.class, () -> core.appProgress(app, 0.5f, -1));
+      check(e.getMessage().equals("application \"application_1_0001\": progress report time must"
+          + " not be negative, got -1 ms"), e.getMessage());
+      e = expect(IllegalArgumentException.class, () -> core.appProgress(7, 0.5f, 0));
+      check(e.getMessage().equals("application id 7 is not registered"), e.getMessage());
+      e = expect(IllegalArgumentException.class, () -> core.setAppWeight(-1, 2));
+      check(e.getMessage().equals("application id must not be negative, got -1"), e.getMessage());
       IllegalStateException s = expect(IllegalStateException.class, core::panicForTest);
       check(s.getMessage().equals("internal error in the spindle core: forced panic for a test (node 42)"),
           s.getMessage());

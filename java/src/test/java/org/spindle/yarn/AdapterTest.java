@@ -30,6 +30,8 @@ public final class AdapterTest {
     test("settings: bad values name the key", AdapterTest::badSettings);
     test("conf/spindle-site.xml documents every key with a valid value", AdapterTest::siteFile);
     test("ResourceRequests become core asks", AdapterTest::asks);
+    test("weights: priority, spindle.job.weight tags, bad tags fall back", AdapterTest::weights);
+    test("bridge: weights and progress reach the core; refusals are logged", AdapterTest::weightBridge);
     test("bridge: core grants reach the sink with app, priority, locality", AdapterTest::bridge);
     test("bridge: a panicking core falls back for one heartbeat, then serves", AdapterTest::panic);
     test("bridge: a core that always throws leaves a FIFO cluster", AdapterTest::broken);
@@ -39,6 +41,94 @@ public final class AdapterTest {
     test("fifo: node-local, rack-local, off-switch in app order", AdapterTest::fifoOrder);
     test("fifo: no later priority once one gets nothing; memory bounds", AdapterTest::fifoRules);
     finish();
+  }
+
+  static void weights() {
+    check(AppWeights.ofPriority(0) == 1 && AppWeights.ofPriority(-5) == 1
+        && AppWeights.ofPriority(9) == 10, "priority weights");
+    AppWeights.Weight w = AppWeights.of("app_1", 3, null);
+    check(w.value == 4 && !w.fromTag && w.warning == null, "no tags: priority 3 weighs 4");
+    w = AppWeights.of("app_1", 3, Arrays.asList("nightly", "SPINDLE.JOB.WEIGHT= 0.5 "));
+    check(w.value == 0.5 && w.fromTag && w.warning == null, "tag 0.5, any case: " + w.value);
+    w = AppWeights.of("app_1", 0, Arrays.asList("spindle.job.weight=2", "spindle.job.weight=2.0"));
+    check(w.value == 2 && w.fromTag && w.warning == null, "agreeing tags");
+    for (String v : new String[] {"1e6", "1E-6", "+7", ".5", "3."}) {
+      w = AppWeights.of("app_1", 0, Arrays.asList("spindle.job.weight=" + v));
+      check(w.fromTag && w.value == Double.parseDouble(v), v + " accepted: " + w.value);
+    }
+    String[][] bad = {
+      {"x", "\"x\" is not a number"},
+      {"", "\"\" is not a number"},
+      {"NaN", "\"NaN\" is not a number"},
+      {"Infinity", "\"Infinity\" is not a number"},
+      {"2d", "\"2d\" is not a number"},
+      {"0x10", "\"0x10\" is not a number"},
+      {"0", "weight 0 is outside 1.0E-6 to 1000000.0"},
+      {"-1", "weight -1 is outside 1.0E-6 to 1000000.0"},
+      {"1e999", "weight 1e999 is outside 1.0E-6 to 1000000.0"},
+      {"1000001", "weight 1000001 is outside 1.0E-6 to 1000000.0"},
+      {"1e-7", "weight 1e-7 is outside 1.0E-6 to 1000000.0"},
+    };
+    for (String[] b : bad) {
+      w = AppWeights.of("application_1_0007", 2, Arrays.asList("spindle.job.weight=" + b[0]));
+      String want = "application application_1_0007: tag \"spindle.job.weight=" + b[0] + "\": "
+          + b[1] + "; using the weight of its priority 2, 3.0";
+      check(w.value == 3 && !w.fromTag && want.equals(w.warning), b[0] + ": " + w.warning);
+    }
+    w = AppWeights.of("a", 0, Arrays.asList("spindle.job.weight=3", "spindle.job.weight=2"));
+    check(w.value == 1 && !w.fromTag && w.warning.equals("application a: tags"
+        + " [spindle.job.weight=2, spindle.job.weight=3] give different weights; using the weight"
+        + " of its priority 0, 1.0"), w.warning);
+  }
+
+  /** Records the weight and progress calls a bridge makes. */
+  static final class WeightLog extends ForwardingCore {
+    final List<String> calls = new ArrayList<>();
+
+    WeightLog(Core inner) {
+      super(inner);
+    }
+
+    @Override
+    public int addApp(String appId, double weight, long submitMs) {
+      calls.add("add " + appId + " " + weight);
+      return super.addApp(appId, weight, submitMs);
+    }
+
+    @Override
+    public void setAppWeight(int app, double weight) {
+      calls.add("weight " + app + " " + weight);
+      super.setAppWeight(app, weight);
+    }
+
+    @Override
+    public void appProgress(int app, float progress, long nowMs) {
+      calls.add("progress " + app + " " + progress);
+      super.appProgress(app, progress, nowMs);
+    }
+  }
+
+  static void weightBridge() {
+    SpindleCore.Config c = new SpindleCore.Config();
+    c.policy = "asm1";
+    WeightLog log = new WeightLog(new SpindleCore(c));
+    try (CoreBridge b = new CoreBridge(log)) {
+      b.appAdded("attempt_A", 2.5, 0);
+      b.weightChanged("attempt_A", 4);
+      b.progress("attempt_A", 0.5f, 10);
+      b.progress("attempt_A", 0.5f, 20); // a repeat: not sent
+      b.progress("attempt_A", 0.75f, 30);
+      b.weightChanged("unknown", 2);
+      b.progress("unknown", 0.5f, 10);
+      check(log.calls.equals(Arrays.asList("add attempt_A 2.5", "weight 0 4.0", "progress 0 0.5",
+          "progress 0 0.75")), log.calls.toString());
+      check(b.coreErrors() == 0, "no errors yet");
+      // The core refuses bad values: logged and counted, the app stays the core's.
+      b.weightChanged("attempt_A", Double.NaN);
+      b.progress("attempt_A", 1.5f, 40);
+      check(b.coreErrors() == 2, "two refusals counted: " + b.coreErrors());
+      check(!b.isFifoApp("attempt_A"), "the app stays the core's");
+    }
   }
 
   static void settings() {

@@ -36,6 +36,16 @@ class ForwardingCore implements Core {
   }
 
   @Override
+  public void setAppWeight(int app, double weight) {
+    inner.setAppWeight(app, weight);
+  }
+
+  @Override
+  public void appProgress(int app, float progress, long nowMs) {
+    inner.appProgress(app, progress, nowMs);
+  }
+
+  @Override
   public void updateAsk(int app, int priority, String resource, int count, long memoryMb,
       int vcores, boolean relaxLocality) {
     inner.updateAsk(app, priority, resource, count, memoryMb, vcores, relaxLocality);
