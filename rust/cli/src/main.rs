@@ -316,8 +316,7 @@ struct SimulateArgs {
 }
 
 fn parse_job_order(s: &str) -> Result<JobOrder, String> {
-    JobOrder::from_name(s)
-        .ok_or_else(|| format!("unknown job order {s:?}: fifo or weighted-remaining"))
+    JobOrder::from_name(s).ok_or_else(|| format!("unknown job order {s:?}: {}", JobOrder::names()))
 }
 
 fn main() {

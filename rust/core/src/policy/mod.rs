@@ -251,6 +251,12 @@ impl PolicyKind {
         }
     }
 
+    /// S-PC's own policies: the Session orders their queues by
+    /// [`crate::session::JobOrder::Spc`] whatever the configured order.
+    pub fn spc_order(self) -> bool {
+        false
+    }
+
     /// MAKESPAN-ORIENTED policies run local tasks only; COMM-ORIENTED ones
     /// never leave a node idle while work remains (seed 000 Sect. 2).
     pub fn is_comm(self) -> bool {
