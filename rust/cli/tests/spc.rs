@@ -59,13 +59,34 @@ fn plan_spc_reports_metrics_and_task_times() {
 
 #[test]
 fn schedule_policies_are_refused_by_the_simulator_by_name() {
-    let o = spindle(&["simulate", "-p", "spc", "--nodes", "4"]);
+    let o = spindle(&["simulate", "-p", "spc-identical", "--nodes", "4"]);
     assert!(!o.status.success());
     assert!(
-        stderr(&o).contains("policy spc schedules whole jobs on machines of different speeds (seed 002) and runs only in `spindle plan` and `spindle repro spc`"),
+        stderr(&o).contains("policy spc-identical schedules whole jobs on machines of different speeds (seed 002) and runs only in `spindle plan` and `spindle repro spc`"),
         "{}",
         stderr(&o)
     );
+}
+
+#[test]
+fn spc_and_spc_local_run_in_the_simulator() {
+    let o = spindle(&[
+        "simulate",
+        "-p",
+        "spc",
+        "-p",
+        "spc-local",
+        "--nodes",
+        "8",
+        "--max-jobs",
+        "4",
+        "--no-wall-clock",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for name in ["spc ", "spc-local "] {
+        assert!(out.lines().any(|l| l.starts_with(name)), "{out}");
+    }
 }
 
 #[test]
