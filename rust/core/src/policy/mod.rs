@@ -527,12 +527,12 @@ impl PolicyKind {
                 spill: true,
                 ..d
             },
-            // S-PC's machines run any task (its plan holds the remote ones);
-            // a node whose queue is done helps with local, then any work.
+            // S-PC's plan already holds its remote choices (each task on
+            // the machine finishing it first): an idle node takes a local
+            // task, never another remote one (its queue is the plan's).
             PolicyKind::Spc | PolicyKind::SpcLocal => Dynamic {
                 planned: true,
                 steal: true,
-                spill: true,
                 ..d
             },
         }

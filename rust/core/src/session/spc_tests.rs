@@ -130,3 +130,21 @@ fn job_order_names_round_trip() {
     assert_eq!(JobOrder::names(), "fifo, weighted-remaining, spc");
     assert_eq!(JobOrder::from_name("lifo"), None);
 }
+
+#[test]
+fn spc_local_queues_a_task_on_its_replica_holder() {
+    let mut s = Session::new(SessionConfig {
+        policy: PolicyKind::SpcLocal,
+        ..SessionConfig::default()
+    });
+    for i in 0..4 {
+        s.add_node(&format!("h{i}"), "/r1", Resources::new(4096, 4), 1.0)
+            .unwrap();
+    }
+    let a = s.add_app("a", 1.0, 0).unwrap();
+    for (res, n) in [("h2", 1), ("/r1", 1), (ANY, 1)] {
+        s.update_ask(a, 20, res, n, cap(), true).unwrap();
+    }
+    s.plan_if_dirty();
+    assert_eq!(s.queued(), vec![0, 0, 1, 0]);
+}
