@@ -174,3 +174,33 @@ fn repro_spc_quick_prints_ours_beside_the_papers() {
     let t = spindle(&["repro", "spc", "--quick", "--no-progress"]);
     assert!(stdout(&t).contains("spc_improvement_up_to=") && stdout(&t).contains("(paper 0.620)"));
 }
+
+#[test]
+fn plan_spc_local_keeps_tasks_on_their_replicas_where_that_finishes_first() {
+    let dir = scratch_dir("spc-local-plan");
+    let path = dir.join("i.json");
+    std::fs::write(
+        &path,
+        r#"{"nodes":[{"host":"a","rack":"/r1"},{"host":"b","rack":"/r2"}],
+            "jobs":[{"id":"j","weight":2,"tasks":[{"id":"t1","replicas":["a"]},{"id":"t2","replicas":["a"]}]}]}"#,
+    )
+    .unwrap();
+    let p = path.to_str().unwrap();
+    let locality = |policy: &str| {
+        let o = spindle(&["plan", "--policy", policy, "--input", p]);
+        assert!(o.status.success(), "{policy}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let m = &v["metrics"];
+        assert!(m["lp_lower_bound"].as_f64().unwrap() <= m["twct"].as_f64().unwrap() + 1e-9);
+        v["assignment"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["locality"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    // t2 on a ends at 2, on b at 0 + 3 (remote read 3x): it stays local.
+    assert_eq!(locality("spc-local"), ["node", "node"]);
+    // Plain S-PC sends it to the free node.
+    assert_eq!(locality("spc"), ["node", "off-switch"]);
+}
