@@ -1,7 +1,9 @@
 //! [`JobOrder::Spc`](super::JobOrder::Spc) in planning step 2: every live
 //! application is a job of S-PC's LP-Schedule (seed 002, eq. 1-4), a map
 //! stage (its located asks) and a reduce stage (its location-less asks)
-//! after it, both released now (they are already here). The LP is solved by
+//! after it, both released now (they are already here); the reduce stage
+//! carries the app's weight, the map stage a thousandth of it (all of it
+//! when no reducer is asked for yet). The LP is solved by
 //! the cutting-plane solver of [`crate::spc::lp`], warm-started from the
 //! previous solve's cuts ([`KeyedCuts`], keyed by app and stage).
 
@@ -15,6 +17,12 @@ use crate::spc::Speeds;
 
 /// Container duration assumed (ms) while no application has completed one.
 const DEFAULT_CONTAINER_MS: f64 = 1_000.0;
+
+/// A map stage's share of its application's weight when a reduce stage
+/// follows: the objective is the jobs' completion, the reduce stage's; the
+/// map only needs to be early enough for it (as `spindle repro spc` weighs
+/// the stages, `spindle_repro::spc::MAP_WEIGHT`).
+pub(super) const MAP_STAGE_WEIGHT: f64 = 1e-3;
 
 /// One live application as the S-PC order reads it.
 #[derive(Clone, Copy, Debug)]
@@ -102,11 +110,16 @@ pub(super) fn spc_order(
             }
             s[k] = Some(jobs.len() as u32);
             keys.push(u64::from(a.app) * 2 + k as u64);
+            let share = if k == 0 && a.anywhere > 0 {
+                MAP_STAGE_WEIGHT
+            } else {
+                1.0
+            };
             jobs.push(LpJob {
                 p: count as f64 * work,
                 mu_j: speeds.mu_q(count),
                 release: 0.0,
-                weight: a.weight,
+                weight: a.weight * share,
             });
             preds.push(if k == 1 {
                 s[0].into_iter().collect()
