@@ -204,3 +204,27 @@ fn plan_spc_local_keeps_tasks_on_their_replicas_where_that_finishes_first() {
     // Plain S-PC sends it to the free node.
     assert_eq!(locality("spc"), ["node", "off-switch"]);
 }
+
+#[test]
+fn simulate_takes_the_spc_job_order_and_names_a_bad_one() {
+    let o = spindle(&[
+        "simulate",
+        "-p",
+        "asm1",
+        "--job-order",
+        "spc",
+        "--nodes",
+        "8",
+        "--max-jobs",
+        "4",
+        "--no-wall-clock",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = spindle(&["simulate", "--job-order", "lifo"]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("unknown job order \"lifo\": fifo, weighted-remaining, spc"),
+        "{}",
+        stderr(&o)
+    );
+}
