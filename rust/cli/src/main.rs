@@ -310,14 +310,15 @@ struct SimulateArgs {
     #[arg(long, default_value_t = spindle_core::session::DEFAULT_MAX_WAIT_MS, allow_hyphen_values = true)]
     max_wait_ms: i64,
     /// Order of jobs under planned policies: weighted-remaining (least
-    /// pending containers over weight first) or fifo (submission order).
+    /// pending containers over weight first), fifo (submission order) or
+    /// spc (S-PC's LP order, re-solved at each plan; weighted-remaining
+    /// above 200 open stages).
     #[arg(long, default_value = "weighted-remaining", value_parser = parse_job_order)]
     job_order: JobOrder,
 }
 
 fn parse_job_order(s: &str) -> Result<JobOrder, String> {
-    JobOrder::from_name(s)
-        .ok_or_else(|| format!("unknown job order {s:?}: fifo or weighted-remaining"))
+    JobOrder::from_name(s).ok_or_else(|| format!("unknown job order {s:?}: {}", JobOrder::names()))
 }
 
 fn main() {

@@ -59,13 +59,34 @@ fn plan_spc_reports_metrics_and_task_times() {
 
 #[test]
 fn schedule_policies_are_refused_by_the_simulator_by_name() {
-    let o = spindle(&["simulate", "-p", "spc", "--nodes", "4"]);
+    let o = spindle(&["simulate", "-p", "spc-identical", "--nodes", "4"]);
     assert!(!o.status.success());
     assert!(
-        stderr(&o).contains("policy spc schedules whole jobs on machines of different speeds (seed 002) and runs only in `spindle plan` and `spindle repro spc`"),
+        stderr(&o).contains("policy spc-identical schedules whole jobs on machines of different speeds (seed 002) and runs only in `spindle plan` and `spindle repro spc`"),
         "{}",
         stderr(&o)
     );
+}
+
+#[test]
+fn spc_and_spc_local_run_in_the_simulator() {
+    let o = spindle(&[
+        "simulate",
+        "-p",
+        "spc",
+        "-p",
+        "spc-local",
+        "--nodes",
+        "8",
+        "--max-jobs",
+        "4",
+        "--no-wall-clock",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for name in ["spc ", "spc-local "] {
+        assert!(out.lines().any(|l| l.starts_with(name)), "{out}");
+    }
 }
 
 #[test]
@@ -152,4 +173,58 @@ fn repro_spc_quick_prints_ours_beside_the_papers() {
     }
     let t = spindle(&["repro", "spc", "--quick", "--no-progress"]);
     assert!(stdout(&t).contains("spc_improvement_up_to=") && stdout(&t).contains("(paper 0.620)"));
+}
+
+#[test]
+fn plan_spc_local_keeps_tasks_on_their_replicas_where_that_finishes_first() {
+    let dir = scratch_dir("spc-local-plan");
+    let path = dir.join("i.json");
+    std::fs::write(
+        &path,
+        r#"{"nodes":[{"host":"a","rack":"/r1"},{"host":"b","rack":"/r2"}],
+            "jobs":[{"id":"j","weight":2,"tasks":[{"id":"t1","replicas":["a"]},{"id":"t2","replicas":["a"]}]}]}"#,
+    )
+    .unwrap();
+    let p = path.to_str().unwrap();
+    let locality = |policy: &str| {
+        let o = spindle(&["plan", "--policy", policy, "--input", p]);
+        assert!(o.status.success(), "{policy}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let m = &v["metrics"];
+        assert!(m["lp_lower_bound"].as_f64().unwrap() <= m["twct"].as_f64().unwrap() + 1e-9);
+        v["assignment"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["locality"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    // t2 on a ends at 2, on b at 0 + 3 (remote read 3x): it stays local.
+    assert_eq!(locality("spc-local"), ["node", "node"]);
+    // Plain S-PC sends it to the free node.
+    assert_eq!(locality("spc"), ["node", "off-switch"]);
+}
+
+#[test]
+fn simulate_takes_the_spc_job_order_and_names_a_bad_one() {
+    let o = spindle(&[
+        "simulate",
+        "-p",
+        "asm1",
+        "--job-order",
+        "spc",
+        "--nodes",
+        "8",
+        "--max-jobs",
+        "4",
+        "--no-wall-clock",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = spindle(&["simulate", "--job-order", "lifo"]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("unknown job order \"lifo\": fifo, weighted-remaining, spc"),
+        "{}",
+        stderr(&o)
+    );
 }

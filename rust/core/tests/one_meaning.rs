@@ -93,3 +93,56 @@ fn delay_dispatchers_wait_their_threshold_in_the_session() {
     // Offers 0..=2 skip, 3 launches (and resets), 4..=6 skip, 7 launches...
     assert_eq!(granted_at, vec![3, 7, 11, 15]);
 }
+
+/// S-PC's placements mean the same in `spindle plan` (a job instance), the
+/// offline planner and the Session: four tasks held by node 0 of two equal
+/// one-slot nodes, remote reads 3x. `spc-local` keeps three local and sends
+/// one remote (it finishes sooner there); `spc` ignores replicas and splits
+/// them two and two.
+#[test]
+fn spc_placements_mean_the_same_in_plan_the_planner_and_the_session() {
+    use spindle_core::spc::JobSet;
+    use spindle_core::{Instance, ScheduleKind};
+    let inst = Instance::from_json(
+        r#"{"nodes":[{"host":"n0"},{"host":"n1"}],
+            "jobs":[{"id":"j","tasks":[
+                {"id":"t0","replicas":["n0"]},{"id":"t1","replicas":["n0"]},
+                {"id":"t2","replicas":["n0"]},{"id":"t3","replicas":["n0"]}]}]}"#,
+    )
+    .unwrap();
+    let jobs = JobSet::from_instance(&inst);
+    let per_node = |node_of: &[u32]| {
+        let mut c = vec![0usize; 2];
+        for &n in node_of {
+            c[n as usize] += 1;
+        }
+        c
+    };
+    for (policy, want) in [
+        (PolicyKind::SpcLocal, vec![3, 1]),
+        (PolicyKind::Spc, vec![2, 2]),
+    ] {
+        let kind = ScheduleKind::from_name(policy.name()).unwrap();
+        let o = kind.scheduler().schedule(&jobs, &inst.problem, 7).unwrap();
+        assert_eq!(
+            per_node(&o.schedule.assignment.node_of),
+            want,
+            "{policy}: plan"
+        );
+        let a = policy.planner().unwrap().plan(&inst.problem, 7);
+        assert_eq!(per_node(&a.node_of), want, "{policy}: planner");
+        let mut s = Session::new(SessionConfig {
+            policy,
+            ..SessionConfig::default()
+        });
+        s.add_node("n0", "/r0", cap(), 1.0).unwrap();
+        s.add_node("n1", "/r0", cap(), 1.0).unwrap();
+        let app = s.add_app("app", 1.0, 0).unwrap();
+        for res in ["n0", "/r0", ANY] {
+            s.update_ask(app, 20, res, 4, cap(), true).unwrap();
+        }
+        s.plan_if_dirty();
+        assert_eq!(s.queued(), want, "{policy}: Session");
+        assert_eq!(s.job_order(), spindle_core::session::JobOrder::Spc);
+    }
+}

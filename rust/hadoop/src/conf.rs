@@ -858,6 +858,7 @@ pub mod keys {
     pub const NODE_DELAY: &str = "spindle.locality.node-delay";
     pub const RACK_ADDITIONAL_DELAY: &str = "spindle.locality.rack-additional-delay";
     pub const MAX_WAIT: &str = "spindle.locality.max-wait-ms";
+    pub const JOB_ORDER: &str = "spindle.job.order";
     pub const LIBRARY_PATH: &str = "spindle.library.path";
     pub const SEED: &str = "spindle.seed";
     pub const TOPOLOGY_SCRIPT_TIMEOUT: &str = "spindle.topology.script.timeout";
@@ -871,7 +872,7 @@ pub mod keys {
 
 /// Defaults: Hadoop's (`*-default.xml`, see the facts file) and Spindle's.
 /// Unset optional keys (topology files, library path) are absent.
-pub const DEFAULTS: [(&str, &str); 23] = [
+pub const DEFAULTS: [(&str, &str); 24] = [
     (keys::NAMENODE_HTTP_ADDRESS, "0.0.0.0:9870"),
     (keys::REPLICATION, "3"),
     (keys::BLOCK_SIZE, "134217728"),
@@ -892,6 +893,7 @@ pub const DEFAULTS: [(&str, &str); 23] = [
     (keys::NODE_DELAY, "40"),
     (keys::RACK_ADDITIONAL_DELAY, "-1"),
     (keys::MAX_WAIT, "3000"),
+    (keys::JOB_ORDER, "weighted-remaining"),
     (keys::SEED, "1"),
     // Limits on what the readers take from outside; no cluster comes near
     // them (the README's table of limits documents each).
@@ -930,6 +932,8 @@ pub struct Settings {
     pub rack_additional_delay: i32,
     /// `spindle.locality.max-wait-ms`: the Session's locality-wait cap.
     pub max_wait_ms: i64,
+    /// `spindle.job.order`: the Session's application order.
+    pub job_order: spindle_core::session::JobOrder,
     pub library_path: Option<String>,
     pub seed: u64,
     /// A topology script run is killed past this time...
@@ -981,6 +985,7 @@ impl Settings {
             node_delay: get_i32(c, keys::NODE_DELAY)?,
             rack_additional_delay: get_i32(c, keys::RACK_ADDITIONAL_DELAY)?,
             max_wait_ms: max_wait(c)?,
+            job_order: job_order(c)?,
             library_path: c.get_trimmed(keys::LIBRARY_PATH)?,
             seed: c.get_i64(keys::SEED).and_then(|v| {
                 u64::try_from(v)
@@ -1068,6 +1073,7 @@ impl Settings {
                 rack_locality_additional_delay: self.rack_additional_delay,
             },
             max_wait_ms: self.max_wait_ms,
+            job_order: self.job_order,
             ..spindle_core::SessionConfig::default()
         })
     }
@@ -1092,6 +1098,19 @@ fn max_wait(c: &Configuration) -> Result<i64, ConfError> {
         ));
     }
     Ok(n)
+}
+
+/// `spindle.job.order` must name an order; the error lists them.
+fn job_order(c: &Configuration) -> Result<spindle_core::session::JobOrder, ConfError> {
+    use spindle_core::session::JobOrder;
+    let v = c.required(keys::JOB_ORDER)?;
+    JobOrder::from_name(v.trim()).ok_or_else(|| {
+        c.bad(
+            keys::JOB_ORDER,
+            &v,
+            format!("is not a job order; known orders: {}", JobOrder::names()),
+        )
+    })
 }
 
 fn get_i32(c: &Configuration, name: &str) -> Result<i32, ConfError> {

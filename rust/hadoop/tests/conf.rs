@@ -423,6 +423,28 @@ fn a_valueless_final_still_holds() {
 }
 
 #[test]
+fn the_job_order_reaches_the_session_and_a_bad_one_names_the_key_and_the_orders() {
+    use spindle_core::session::JobOrder;
+    let mut c = Configuration::with_defaults();
+    let s = Settings::from_conf(&c).unwrap();
+    assert_eq!(
+        s.session_config(1).unwrap().job_order,
+        JobOrder::WeightedRemaining
+    );
+    c.set(keys::JOB_ORDER, " spc ");
+    let s = Settings::from_conf(&c).unwrap();
+    assert_eq!(s.session_config(1).unwrap().job_order, JobOrder::Spc);
+    c.set(keys::JOB_ORDER, "shortest");
+    let e = Settings::from_conf(&c).unwrap_err().to_string();
+    assert!(
+        e.contains("spindle.job.order")
+            && e.contains("\"shortest\"")
+            && e.contains("known orders: fifo, weighted-remaining, spc"),
+        "{e}"
+    );
+}
+
+#[test]
 fn the_locality_wait_cap_reaches_the_session_and_a_bad_one_names_the_key() {
     let mut c = Configuration::with_defaults();
     c.set(keys::MAX_WAIT, "1500");

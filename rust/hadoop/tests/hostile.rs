@@ -360,9 +360,9 @@ fn a_bad_policy_names_file_key_and_a_short_value() {
         "{e}"
     );
     // A job scheduler (seed 002) is named as one the Session cannot run.
-    let e = settings_error(&[(keys::POLICY, "spc")]);
+    let e = settings_error(&[(keys::POLICY, "spc-identical")]);
     assert!(
-        e.contains("property spindle.policy: \"spc\" is a job scheduler that the Session does not run yet; policies it runs: asm1, asm1-comm"),
+        e.contains("property spindle.policy: \"spc-identical\" is a job scheduler that the Session does not run yet; policies it runs: asm1, asm1-comm"),
         "{e}"
     );
     let e = settings_error(&[(keys::POLICY, "${spindle.nothing}")]);

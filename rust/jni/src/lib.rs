@@ -33,6 +33,7 @@ use jni::sys::{
     JNIEnv,
 };
 use spindle_core::policy::delay::LocalityDelay;
+use spindle_core::session::JobOrder;
 use spindle_core::session::{BackgroundPlanner, Limits};
 use spindle_core::{CostModel, Grant, Locality, PolicyKind, Resources, Session, SessionConfig};
 use spindle_hadoop::split_reader::{ReaderOptions, SplitJob, SplitReader};
@@ -593,6 +594,30 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeSetLocalit
         }
         locked(handle, |c| {
             c.session.set_max_wait_ms(max_wait_ms);
+            Ok(())
+        })
+    })
+}
+
+/// Sets the application order (`spindle.job.order`: fifo,
+/// weighted-remaining or spc); a bad name is an exception listing them.
+#[no_mangle]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeSetJobOrder(
+    env: Env,
+    _: jclass,
+    handle: jlong,
+    order: jstring,
+) {
+    guard(env, || {
+        let name = string(env, order, "job order")?;
+        let order = JobOrder::from_name(name.trim()).ok_or_else(|| {
+            Fault::BadInput(format!(
+                "spindle.job.order must be one of {}; got {name:?}",
+                JobOrder::names()
+            ))
+        })?;
+        locked(handle, |c| {
+            c.session.set_job_order(order);
             Ok(())
         })
     })

@@ -32,6 +32,7 @@ pub mod mb;
 pub mod round_robin;
 pub mod spc;
 pub mod spc_identical;
+pub mod spc_local;
 pub mod spc_map_only;
 pub mod static_asm1;
 pub mod tetris;
@@ -176,10 +177,14 @@ pub enum PolicyKind {
     LocAwareClairMinComm,
     LocAwareClairAvg,
     LocAwareClairAvgComm,
+    /// Seed 002: S-PC's LP order of the jobs, Algorithm 2's placement.
+    Spc,
+    /// S-PC's order, placement weighing data locality (issue 12 item 4).
+    SpcLocal,
 }
 
 impl PolicyKind {
-    pub const ALL: [PolicyKind; 32] = [
+    pub const ALL: [PolicyKind; 34] = [
         PolicyKind::Asm1,
         PolicyKind::Asm1Comm,
         PolicyKind::Greedy,
@@ -212,6 +217,8 @@ impl PolicyKind {
         PolicyKind::LocAwareClairMinComm,
         PolicyKind::LocAwareClairAvg,
         PolicyKind::LocAwareClairAvgComm,
+        PolicyKind::Spc,
+        PolicyKind::SpcLocal,
     ];
 
     pub fn name(self) -> &'static str {
@@ -248,7 +255,15 @@ impl PolicyKind {
             PolicyKind::LocAwareClairMinComm => "locaware-clair-min-comm",
             PolicyKind::LocAwareClairAvg => "locaware-clair-avg",
             PolicyKind::LocAwareClairAvgComm => "locaware-clair-avg-comm",
+            PolicyKind::Spc => "spc",
+            PolicyKind::SpcLocal => "spc-local",
         }
+    }
+
+    /// S-PC's own policies: the Session orders their queues by
+    /// [`crate::session::JobOrder::Spc`] whatever the configured order.
+    pub fn spc_order(self) -> bool {
+        matches!(self, PolicyKind::Spc | PolicyKind::SpcLocal)
     }
 
     /// MAKESPAN-ORIENTED policies run local tasks only; COMM-ORIENTED ones
@@ -297,18 +312,18 @@ impl PolicyKind {
     }
 
     /// Looks a policy up by its command-line name. A job scheduler's name
-    /// ([`ScheduleKind`]) is an error saying where it runs.
+    /// ([`ScheduleKind`]) that is no policy here is an error saying where it runs.
     pub fn from_name(name: &str) -> Result<PolicyKind, CoreError> {
+        if let Some(p) = PolicyKind::ALL.into_iter().find(|p| p.name() == name) {
+            return Ok(p);
+        }
         if let Some(k) = ScheduleKind::from_name(name) {
             return Err(CoreError::ScheduleOnly { policy: k.name() });
         }
-        PolicyKind::ALL
-            .into_iter()
-            .find(|p| p.name() == name)
-            .ok_or_else(|| CoreError::UnknownPolicy {
-                name: name.to_string(),
-                known: PolicyKind::ALL.map(|p| p.name()).join(", "),
-            })
+        None.ok_or_else(|| CoreError::UnknownPolicy {
+            name: name.to_string(),
+            known: PolicyKind::ALL.map(|p| p.name()).join(", "),
+        })
     }
 
     /// The offline planner, for policies that have one (heartbeat-time rules
@@ -351,6 +366,8 @@ impl PolicyKind {
             PolicyKind::LocAwareClairMinComm => Some(&CLAIR[1]),
             PolicyKind::LocAwareClairAvg => Some(&CLAIR[2]),
             PolicyKind::LocAwareClairAvgComm => Some(&CLAIR[3]),
+            PolicyKind::Spc => Some(&spc::Spc),
+            PolicyKind::SpcLocal => Some(&spc_local::SpcLocal),
         }
     }
 
@@ -510,6 +527,14 @@ impl PolicyKind {
                 spill: true,
                 ..d
             },
+            // S-PC's plan already holds its remote choices (each task on
+            // the machine finishing it first): an idle node takes a local
+            // task, never another remote one (its queue is the plan's).
+            PolicyKind::Spc | PolicyKind::SpcLocal => Dynamic {
+                planned: true,
+                steal: true,
+                ..d
+            },
         }
     }
 }
@@ -527,9 +552,10 @@ pub trait JobScheduler: Send + Sync {
     ) -> Result<crate::spc::Outcome, crate::spc::SpcError>;
 }
 
-/// The job schedulers by name: S-PC and the baselines of seed 002. They run
-/// in `spindle plan` and `spindle repro spc`; the simulator and the Session
-/// refuse them by name ([`CoreError::ScheduleOnly`]).
+/// The job schedulers by name: S-PC, its locality-aware form and the
+/// baselines of seed 002. They run in `spindle plan` and `spindle repro
+/// spc`; the simulator and the Session run `spc` and `spc-local` (their
+/// [`PolicyKind`]s) and refuse the others by name ([`CoreError::ScheduleOnly`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ScheduleKind {
     Spc,
@@ -538,11 +564,13 @@ pub enum ScheduleKind {
     Fifo,
     Huwf,
     Tetris,
+    SpcLocal,
 }
 
 impl ScheduleKind {
-    pub const ALL: [ScheduleKind; 6] = [
+    pub const ALL: [ScheduleKind; 7] = [
         ScheduleKind::Spc,
+        ScheduleKind::SpcLocal,
         ScheduleKind::SpcIdentical,
         ScheduleKind::SpcMapOnly,
         ScheduleKind::Fifo,
@@ -566,6 +594,7 @@ impl ScheduleKind {
             ScheduleKind::Fifo => &fifo::Fifo,
             ScheduleKind::Huwf => &huwf::Huwf,
             ScheduleKind::Tetris => &tetris::Tetris,
+            ScheduleKind::SpcLocal => &spc_local::SpcLocal,
         }
     }
 }
@@ -600,7 +629,12 @@ mod tests {
     fn job_schedulers_are_refused_by_name_where_they_cannot_run() {
         for k in ScheduleKind::ALL {
             assert_eq!(ScheduleKind::from_name(k.name()), Some(k));
-            assert!(PolicyKind::ALL.iter().all(|p| p.name() != k.name()));
+            if let Some(p) = PolicyKind::ALL.iter().find(|p| p.name() == k.name()) {
+                // S-PC's own: the same name in every engine.
+                assert!(p.spc_order(), "{p}");
+                assert_eq!(p.planner().map(|x| x.name()), Some(k.name()));
+                continue;
+            }
             assert_eq!(
                 PolicyKind::from_name(k.name()).unwrap_err().to_string(),
                 format!("policy {} schedules whole jobs on machines of different speeds (seed 002) and runs only in `spindle plan` and `spindle repro spc`; the simulator and the Session do not run it yet", k.name())
@@ -620,7 +654,7 @@ mod tests {
         let err = PolicyKind::from_name("lifo").unwrap_err().to_string();
         assert_eq!(
             err,
-            "unknown policy \"lifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm, hadoop-default, hadoop-fair, hadoop-fair-0.5, mb, bar, hds, ds0.15, ds0.25, gcc, labl, labl+1, labl-always, round-robin, static-asm1, asm1-makespan, asm1-comm-steal, maestro, maestro-comm, locaware-min, locaware-min-comm, locaware-avg, locaware-avg-comm, etf, etf-comm, locaware-clair-min, locaware-clair-min-comm, locaware-clair-avg, locaware-clair-avg-comm"
+            "unknown policy \"lifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm, hadoop-default, hadoop-fair, hadoop-fair-0.5, mb, bar, hds, ds0.15, ds0.25, gcc, labl, labl+1, labl-always, round-robin, static-asm1, asm1-makespan, asm1-comm-steal, maestro, maestro-comm, locaware-min, locaware-min-comm, locaware-avg, locaware-avg-comm, etf, etf-comm, locaware-clair-min, locaware-clair-min-comm, locaware-clair-avg, locaware-clair-avg-comm, spc, spc-local"
         );
     }
 }

@@ -2,10 +2,11 @@
 //! LP-Schedule (eq. 1-4), each job's tasks largest first on the machine
 //! that completes them earliest (Algorithm 2).
 
-use super::JobScheduler;
+use super::{JobScheduler, Planner};
 use crate::model::Problem;
+use crate::plan::Assignment;
 use crate::spc::schedule::{place, Pick, Rules};
-use crate::spc::{lp, lp_jobs, JobSet, Outcome, SpcError, Speeds};
+use crate::spc::{lp, lp_jobs, place_all, JobSet, Outcome, SpcError, Speeds};
 
 pub struct Spc;
 
@@ -24,6 +25,22 @@ impl JobScheduler for Spc {
         Ok(Outcome {
             schedule,
             lp: Some(sol),
+        })
+    }
+}
+
+/// In the Session (RM and simulator) the LP orders the live applications
+/// ([`crate::session::JobOrder::Spc`]) and this planner places their tasks,
+/// handed over in that order as one job, by Algorithm 2.
+impl Planner for Spc {
+    fn name(&self) -> &'static str {
+        "spc"
+    }
+
+    fn plan(&self, problem: &Problem, seed: u64) -> Assignment {
+        place_all(problem, Pick::EarliestCompletion, seed).unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "spc: placement refused; planning with asm1");
+            super::asm1::Asm1.plan(problem, seed)
         })
     }
 }

@@ -164,6 +164,10 @@ impl Session {
             alive: true,
             groups: Vec::new(),
             progress: None,
+            order_key: f64::INFINITY,
+            run_ms: 0.0,
+            run_since: submit_time,
+            done: 0,
         });
         self.app_by_name.insert(app.to_string(), id);
         // Room for every app in the busy list, so heartbeats never grow it.
@@ -240,21 +244,29 @@ impl Session {
         self.app_order
             .extend((0..self.apps.len() as AppId).filter(|&a| self.apps[a as usize].alive));
         let apps = &self.apps;
-        if self.dynamic.planned && self.cfg.job_order == JobOrder::WeightedRemaining {
+        if self.dynamic.planned && self.cfg.job_order.job_aware() {
             // Keys computed once (a plan re-ranks a thousand apps under the
-            // host's lock); ties by submission, then registration.
-            let mut keyed: Vec<(f64, i64, AppId)> = self
+            // host's lock); ties by submission, then registration. Under
+            // S-PC the last plan's LP key comes first (apps not yet planned
+            // have an infinite one, so they follow, by remaining work).
+            let spc = self.cfg.job_order == JobOrder::Spc;
+            let mut keyed: Vec<(f64, f64, i64, AppId)> = self
                 .app_order
                 .iter()
                 .map(|&x| {
                     let a = &apps[x as usize];
                     let pending: f64 = a.groups.iter().map(|g| g.any.max(0) as f64).sum();
-                    (pending / a.weight, a.submit, x)
+                    let lp = if spc { a.order_key } else { 0.0 };
+                    (lp, pending / a.weight, a.submit, x)
                 })
                 .collect();
-            keyed.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then((a.1, a.2).cmp(&(b.1, b.2))));
+            keyed.sort_unstable_by(|a, b| {
+                a.0.total_cmp(&b.0)
+                    .then(a.1.total_cmp(&b.1))
+                    .then((a.2, a.3).cmp(&(b.2, b.3)))
+            });
             self.app_order.clear();
-            self.app_order.extend(keyed.iter().map(|k| k.2));
+            self.app_order.extend(keyed.iter().map(|k| k.3));
         } else {
             self.app_order
                 .sort_by_key(|&a| (apps[a as usize].submit, a));
@@ -514,8 +526,11 @@ impl Session {
             });
         }
         self.container_finished(node)?;
+        let now = self.now_ms;
         let a = &mut self.apps[app as usize];
+        a.advance(now);
         a.running = a.running.saturating_sub(1);
+        a.done = a.done.saturating_add(1);
         Ok(())
     }
 

@@ -113,7 +113,7 @@ impl Session {
         self.min_ask = min;
         self.location_less = location_less;
         self.finishing.clear();
-        if self.dynamic.planned && self.cfg.job_order == JobOrder::WeightedRemaining {
+        if self.dynamic.planned && self.cfg.job_order.job_aware() {
             let apps = &self.apps;
             self.finishing
                 .extend(self.busy.iter().copied().filter(|&a| {
@@ -661,7 +661,8 @@ impl Session {
     fn commit(&mut self, node: NodeId, s: Slot, free: &mut Resources, out: &mut Vec<Grant>) {
         let n = &mut self.nodes[node as usize];
         n.running += 1;
-        self.apps[s.app as usize].running += 1;
+        let now = self.now_ms;
+        self.apps[s.app as usize].container_started(now);
         self.running_total += 1;
         let (host, rack) = (n.name, n.rack);
         let g = &mut self.apps[s.app as usize].groups[s.group as usize];

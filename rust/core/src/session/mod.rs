@@ -201,20 +201,45 @@ pub enum JobOrder {
     /// submission order. Short jobs are not queued behind long ones.
     #[default]
     WeightedRemaining,
+    /// S-PC's LP order (seed 002, Algorithm 1): every live application is
+    /// a job of LP-Schedule (a map stage, its located asks, and a reduce
+    /// stage, its location-less asks, after it), sized by its pending
+    /// containers times the mean container duration it has shown; ranked
+    /// by the LP's `C_j` of its first open stage. Solved in planning step 2
+    /// ([`PlanRequest::plan`]), never at a heartbeat; above
+    /// [`SPC_MAX_LP_JOBS`] stages it falls back to `WeightedRemaining`.
+    Spc,
 }
 
+/// Most LP jobs (open stages of live applications) [`JobOrder::Spc`]
+/// solves; above it the plan uses [`JobOrder::WeightedRemaining`] (the LP
+/// takes about 350 ms at 200 jobs and minutes at 1,000).
+pub const SPC_MAX_LP_JOBS: usize = 200;
+
 impl JobOrder {
+    pub const ALL: [JobOrder; 3] = [JobOrder::Fifo, JobOrder::WeightedRemaining, JobOrder::Spc];
+
     pub fn name(self) -> &'static str {
         match self {
             JobOrder::Fifo => "fifo",
             JobOrder::WeightedRemaining => "weighted-remaining",
+            JobOrder::Spc => "spc",
         }
     }
 
     pub fn from_name(name: &str) -> Option<JobOrder> {
-        [JobOrder::Fifo, JobOrder::WeightedRemaining]
-            .into_iter()
-            .find(|o| o.name() == name)
+        JobOrder::ALL.into_iter().find(|o| o.name() == name)
+    }
+
+    /// The names, for error messages.
+    pub fn names() -> String {
+        JobOrder::ALL.map(|o| o.name()).join(", ")
+    }
+
+    /// Whether the order ranks applications by their remaining work (and
+    /// serves a job in its reduce phase before later-ranked maps).
+    pub fn job_aware(self) -> bool {
+        self != JobOrder::Fifo
     }
 }
 
@@ -447,6 +472,42 @@ struct AppState {
     /// order planners (S-PC's remaining work, seed 002 Sect. V), beside
     /// `running`; nothing reads it on the heartbeat.
     progress: Option<(f32, i64)>,
+    /// Rank key from the last plan under [`JobOrder::Spc`] (`C_j^LP`, or the
+    /// weighted-remaining key when it fell back); infinite until planned.
+    order_key: f64,
+    /// Container time run so far (ms, completed and running ones), the
+    /// time it was last brought up to date, and containers completed:
+    /// the app's mean container duration for [`JobOrder::Spc`].
+    run_ms: f64,
+    run_since: i64,
+    done: u32,
+}
+
+impl AppState {
+    /// Brings the container time run up to `now`.
+    fn advance(&mut self, now: i64) {
+        if now > self.run_since {
+            self.run_ms += self.running as f64 * (now - self.run_since) as f64;
+            self.run_since = now;
+        }
+    }
+
+    /// A container of this app was granted at `now`.
+    pub(super) fn container_started(&mut self, now: i64) {
+        self.advance(now);
+        self.running += 1;
+    }
+
+    /// Mean container duration (ms) at `now`: time run by its containers
+    /// (running ones count their time so far) over their number; `None`
+    /// before one has completed.
+    fn mean_container_ms(&self, now: i64) -> Option<f64> {
+        if self.done == 0 {
+            return None;
+        }
+        let open = self.running as f64 * (now - self.run_since).max(0) as f64;
+        Some((self.run_ms + open) / f64::from(self.done + self.running))
+    }
 }
 
 /// The scheduler state machine. See the module documentation.
@@ -527,12 +588,21 @@ pub struct Session {
     stall_checked: i64,
     /// Ask groups the stall detector has named so far.
     stalled: u64,
+    /// Cuts of the last S-PC LP, by (app, stage) key: the next solve's warm start.
+    spc_cuts: Arc<crate::spc::online::KeyedCuts>,
+    /// The last plan under [`JobOrder::Spc`] fell back (above the bound).
+    spc_fallback: bool,
+    /// Most LP jobs under [`JobOrder::Spc`] ([`SPC_MAX_LP_JOBS`]).
+    spc_max_jobs: usize,
 }
 
 mod background;
 mod events;
 mod heartbeat;
 mod planning;
+mod spc_order;
+#[cfg(test)]
+mod spc_tests;
 
 pub use background::{BackgroundPlanner, PlanStats};
 pub use planning::{PlanGarbage, PlanRequest, PlanResult, Planning};
@@ -540,7 +610,11 @@ pub use planning::{PlanGarbage, PlanRequest, PlanResult, Planning};
 mod tests;
 
 impl Session {
-    pub fn new(cfg: SessionConfig) -> Session {
+    pub fn new(mut cfg: SessionConfig) -> Session {
+        if cfg.policy.spc_order() {
+            // S-PC's policies are its order and its placement together.
+            cfg.job_order = JobOrder::Spc;
+        }
         Session {
             dynamic: cfg.policy.dynamic(),
             cfg,
@@ -577,7 +651,30 @@ impl Session {
             wait_floor: i64::MAX,
             stall_checked: 0,
             stalled: 0,
+            spc_cuts: Arc::default(),
+            spc_fallback: false,
+            spc_max_jobs: SPC_MAX_LP_JOBS,
         }
+    }
+
+    /// Replaces the application order ([`SessionConfig::job_order`]); S-PC's
+    /// own policies keep [`JobOrder::Spc`]. Applies from the next plan.
+    pub fn set_job_order(&mut self, order: JobOrder) {
+        if !self.cfg.policy.spc_order() {
+            self.cfg.job_order = order;
+        }
+        self.rebuild_app_order();
+        self.dirty = true;
+    }
+
+    /// Replaces the bound on [`JobOrder::Spc`]'s LP ([`SPC_MAX_LP_JOBS`]).
+    pub fn set_spc_max_jobs(&mut self, max: usize) {
+        self.spc_max_jobs = max;
+    }
+
+    /// The application order in force.
+    pub fn job_order(&self) -> JobOrder {
+        self.cfg.job_order
     }
 
     /// Replaces the locality-wait cap ([`SessionConfig::max_wait_ms`]).

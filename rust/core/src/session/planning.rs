@@ -16,6 +16,7 @@
 //! or started task's queue entries are dropped lazily at the queue head.
 //! [`Planning`] says who runs step 2 and when step 3 happens.
 
+use super::spc_order::{spc_order, AppWork, SpcOrder};
 use super::*;
 
 /// Who plans, and when the plan is installed.
@@ -76,6 +77,13 @@ pub struct PlanRequest {
     node_by_name: Vec<NodeId>,
     /// Live applications in FIFO order, their groups in priority order.
     groups: Vec<GroupSnap>,
+    job_order: JobOrder,
+    /// Under [`JobOrder::Spc`]: the live applications' work, the previous
+    /// LP's cuts and whether the previous plan fell back.
+    spc_apps: Vec<AppWork>,
+    spc_cuts: Arc<crate::spc::online::KeyedCuts>,
+    spc_fallback: bool,
+    spc_max_jobs: usize,
 }
 
 /// A computed plan (step 2), ready to install.
@@ -86,12 +94,20 @@ pub struct PlanResult {
     queues: Vec<VecDeque<Slot>>,
     steal_candidates: Vec<NodeId>,
     tasks: usize,
+    /// The application order computed by this plan ([`JobOrder::Spc`]).
+    order: Option<SpcOrder>,
 }
 
 impl PlanResult {
     /// Tasks placed.
     pub fn tasks(&self) -> usize {
         self.tasks
+    }
+
+    /// Under [`JobOrder::Spc`]: the LP jobs (open stages) of this plan and
+    /// whether it solved the LP over them (false: it fell back).
+    pub fn spc_lp(&self) -> Option<(usize, bool)> {
+        self.order.as_ref().map(|o| (o.lp_jobs, !o.fallback))
     }
 }
 
@@ -167,7 +183,7 @@ impl Session {
     pub fn plan_request_start(&mut self) -> (PlanRequest, Vec<AppId>) {
         self.dirty = false;
         let planned = self.dynamic.planned;
-        if planned && self.cfg.job_order == JobOrder::WeightedRemaining {
+        if planned && self.cfg.job_order.job_aware() {
             // Remaining work changed with the asks: re-rank before planning.
             self.rebuild_app_order();
         }
@@ -195,6 +211,11 @@ impl Session {
                 Vec::new()
             },
             groups: Vec::new(),
+            job_order: self.cfg.job_order,
+            spc_apps: Vec::new(),
+            spc_cuts: self.spc_cuts.clone(),
+            spc_fallback: self.spc_fallback,
+            spc_max_jobs: self.spc_max_jobs,
         };
         let apps = if planned {
             self.app_order.clone()
@@ -206,10 +227,29 @@ impl Session {
 
     /// Adds the asks of `apps` (those still live) to a request.
     pub fn plan_request_add(&mut self, r: &mut PlanRequest, apps: &[AppId]) {
+        let now = self.now_ms;
         for &app in apps {
             let Some(a) = self.apps.get_mut(app as usize).filter(|a| a.alive) else {
                 continue;
             };
+            if r.job_order == JobOrder::Spc {
+                let (mut located, mut anywhere) = (0u64, 0u64);
+                for g in &a.groups {
+                    let n = g.any.max(0) as u64;
+                    if g.exact || !g.counts.is_empty() {
+                        located += n;
+                    } else {
+                        anywhere += n;
+                    }
+                }
+                r.spc_apps.push(AppWork {
+                    app,
+                    weight: a.weight,
+                    mean_ms: a.mean_container_ms(now),
+                    located,
+                    anywhere,
+                });
+            }
             let app_name: Arc<str> = Arc::from(a.name.as_str());
             for (gi, g) in a.groups.iter_mut().enumerate() {
                 if g.exact {
@@ -243,8 +283,28 @@ impl Session {
         garbage
     }
 
-    /// Step 3, first part: the synthesised pools and the steal candidates.
+    /// The application order the plan computed (under [`JobOrder::Spc`]),
+    /// for the heartbeats until the next plan.
+    fn install_order(&mut self, r: &mut PlanResult) {
+        let Some(o) = r.order.take() else {
+            return;
+        };
+        for (app, key) in o.keys {
+            if let Some(a) = self.apps.get_mut(app as usize) {
+                a.order_key = key;
+            }
+        }
+        if let Some(cuts) = o.cuts {
+            self.spc_cuts = cuts;
+        }
+        self.spc_fallback = o.fallback;
+        self.rebuild_app_order();
+    }
+
+    /// Step 3, first part: the application order (under [`JobOrder::Spc`]),
+    /// the synthesised pools and the steal candidates.
     pub fn install_pools(&mut self, r: &mut PlanResult, garbage: &mut PlanGarbage) {
+        self.install_order(r);
         for (app, gi, priority, replicas) in std::mem::take(&mut r.pools) {
             let Some(a) = self.apps.get_mut(app as usize).filter(|a| a.alive) else {
                 continue;
@@ -317,6 +377,7 @@ impl PlanRequest {
             queues: Vec::new(),
             steal_candidates: Vec::new(),
             tasks: 0,
+            order: None,
         };
         if !self.planned {
             return result;
@@ -379,9 +440,42 @@ impl PlanRequest {
         if live.is_empty() {
             return result;
         }
+        // The application order: S-PC's LP (solved here, on the planner's
+        // side, never at a heartbeat), else the Session's order at the
+        // request (groups come in it).
+        let mut rank: HashMap<AppId, usize> = HashMap::new();
+        if self.job_order == JobOrder::Spc {
+            let speeds = crate::spc::Speeds::from_nodes(&problem.node_speed, &problem.node_slots);
+            let o = spc_order(
+                &self.spc_apps,
+                &speeds,
+                &self.spc_cuts,
+                self.spc_fallback,
+                self.spc_max_jobs,
+            );
+            let mut keyed: Vec<(f64, usize, AppId)> = o
+                .keys
+                .iter()
+                .enumerate()
+                .map(|(i, &(a, k))| (k, i, a))
+                .collect();
+            keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            for (r, &(_, _, a)) in keyed.iter().enumerate() {
+                rank.insert(a, r);
+            }
+            result.order = Some(o);
+        }
+        for g in &self.groups {
+            let next = rank.len();
+            rank.entry(g.app).or_insert(next);
+        }
+        // Tasks in application order: S-PC's placement takes them so.
+        let mut by_rank: Vec<usize> = (0..self.groups.len()).collect();
+        by_rank.sort_by_key(|&k| rank[&self.groups[k].app]);
         let mut refs: Vec<(u32, u32)> = Vec::new();
         let mut rows: Vec<Vec<NodeId>> = Vec::new();
-        for (k, g) in self.groups.iter().enumerate() {
+        for k in by_rank {
+            let g = &self.groups[k];
             // Asks with no location (reducers) have nothing to place: the
             // fallback serves them once a node's planned work is done.
             if g.exact.is_none() && g.counts.is_empty() {
@@ -413,13 +507,7 @@ impl PlanRequest {
             return result;
         };
         let assignment = planner.plan(&problem, self.seed);
-        // The Session's application order (groups come in that order), then
-        // the planner's own order on the node.
-        let mut rank: HashMap<AppId, usize> = HashMap::new();
-        for g in &self.groups {
-            let next = rank.len();
-            rank.entry(g.app).or_insert(next);
-        }
+        // The application order, then the planner's own order on the node.
         for (d, &node) in live.iter().enumerate() {
             let mut slots: Vec<(usize, usize, Slot)> = assignment
                 .queues

@@ -738,7 +738,7 @@ fn weighted_remaining_order_serves_the_smaller_job_first_and_fifo_does_not() {
 #[test]
 fn a_job_whose_maps_all_started_gets_its_reducer_before_later_jobs_maps() {
     let mut out = Vec::new();
-    for order in [JobOrder::WeightedRemaining, JobOrder::Fifo] {
+    for order in [JobOrder::WeightedRemaining, JobOrder::Fifo, JobOrder::Spc] {
         let mut s = ordered(order);
         let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
         let first = s.add_app("first", 1.0, 0).unwrap();
@@ -750,7 +750,7 @@ fn a_job_whose_maps_all_started_gets_its_reducer_before_later_jobs_maps() {
         }
         s.node_heartbeat(h1, cap(), 0, &mut out).unwrap();
         let want = match order {
-            JobOrder::WeightedRemaining => (first, 10),
+            JobOrder::WeightedRemaining | JobOrder::Spc => (first, 10),
             // FIFO keeps the planned maps first (the reducer waits for the queue).
             JobOrder::Fifo => (second, 20),
         };

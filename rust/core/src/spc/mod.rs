@@ -408,3 +408,38 @@ impl JobSet {
         Ok(acc)
     }
 }
+
+impl JobSet {
+    /// All the tasks of `problem` as one job, largest first (ties by index):
+    /// the Session hands S-PC's placement its tasks already in job order.
+    pub fn single(problem: &Problem) -> JobSet {
+        let size = &problem.task_size;
+        let mut row: Vec<u32> = (0..size.len() as u32).collect();
+        row.sort_by(|&a, &b| {
+            size[b as usize]
+                .total_cmp(&size[a as usize])
+                .then(a.cmp(&b))
+        });
+        JobSet {
+            ids: vec!["all".into()],
+            weight: vec![1.0],
+            release: vec![0.0],
+            after: Csr::from_rows([std::iter::empty::<u32>()]),
+            tasks: Csr::from_rows([row]),
+            task_size: size.clone(),
+        }
+    }
+}
+
+/// S-PC's placement (Algorithm 2, or its locality-aware form) of every task
+/// of `problem` taken as one job: the planner the Session runs for `spc`
+/// and `spc-local`, its tasks arriving in the LP's application order.
+pub fn place_all(
+    problem: &Problem,
+    pick: schedule::Pick,
+    seed: u64,
+) -> Result<crate::plan::Assignment, SpcError> {
+    let jobs = JobSet::single(problem);
+    schedule::place(&jobs, problem, &schedule::Rules::new(&[0], &[pick], seed))
+        .map(|s| s.assignment)
+}

@@ -11,8 +11,63 @@ use crate::model::Csr;
 /// Keeps the cuts from one solve to the next.
 #[derive(Clone, Debug, Default)]
 pub struct Resolver {
-    /// Sets of (2) in job indices of the [`JobSet`].
-    cuts: Vec<Vec<u32>>,
+    /// Sets of (2), keyed by job index of the [`JobSet`].
+    cuts: KeyedCuts,
+}
+
+/// The sets S of constraint (2) of a solve, in stable job keys, so that they
+/// warm-start a later solve over a job set that changed in between (the
+/// Session's live applications come and go): each set restricted to the
+/// jobs still present is still a valid constraint.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct KeyedCuts {
+    sets: Vec<Vec<u64>>,
+}
+
+impl KeyedCuts {
+    pub fn len(&self) -> usize {
+        self.sets.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.sets.is_empty()
+    }
+
+    /// Solves LP-Schedule at `now` over `jobs` (job `i` has the stable key
+    /// `keys[i]`; `preds` in these jobs' indices), starting from the kept
+    /// sets where their jobs are present (none if `warm` is false). Returns
+    /// the solution and the sets to keep for the next solve.
+    pub fn solve(
+        &self,
+        keys: &[u64],
+        jobs: &[LpJob],
+        preds: &Csr,
+        mu: f64,
+        now: f64,
+        warm: bool,
+    ) -> Result<(LpSolution, KeyedCuts), SpcError> {
+        let warm_sets: Vec<Vec<u32>> = if warm && !self.sets.is_empty() {
+            let local: std::collections::HashMap<u64, u32> = keys
+                .iter()
+                .enumerate()
+                .map(|(i, &k)| (k, i as u32))
+                .collect();
+            self.sets
+                .iter()
+                .map(|s| s.iter().filter_map(|k| local.get(k).copied()).collect())
+                .filter(|s: &Vec<u32>| !s.is_empty())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let sol = lp::solve_at(jobs, preds, mu, now, &warm_sets)?;
+        let sets = sol
+            .cuts
+            .iter()
+            .map(|s| s.iter().map(|&i| keys[i as usize]).collect())
+            .collect();
+        Ok((sol, KeyedCuts { sets }))
+    }
 }
 
 /// One re-solve: `C_j^LP` of the jobs still open (`None` for jobs done or
@@ -71,25 +126,11 @@ impl Resolver {
                 .map(|&a| local[a as usize])
                 .collect::<Vec<u32>>()
         }));
-        let warm_sets: Vec<Vec<u32>> = if warm {
-            self.cuts
-                .iter()
-                .map(|s| {
-                    s.iter()
-                        .filter(|&&j| local[j as usize] != u32::MAX)
-                        .map(|&j| local[j as usize])
-                        .collect()
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let sol = lp::solve_at(&sub, &preds, speeds.mu(), now, &warm_sets)?;
-        self.cuts = sol
+        let keys: Vec<u64> = open.iter().map(|&j| u64::from(j)).collect();
+        let (sol, cuts) = self
             .cuts
-            .iter()
-            .map(|s| s.iter().map(|&i| open[i as usize]).collect())
-            .collect();
+            .solve(&keys, &sub, &preds, speeds.mu(), now, warm)?;
+        self.cuts = cuts;
         let mut completion = vec![None; n];
         for (i, &j) in open.iter().enumerate() {
             completion[j as usize] = Some(sol.completion[i]);

@@ -27,6 +27,12 @@ use crate::plan::Assignment;
 pub enum Pick {
     /// Algorithm 2: the machine that completes the task earliest.
     EarliestCompletion,
+    /// Algorithm 2 with data locality (`spc-local`): on a machine holding
+    /// none of the task's replicas the task also reads its input remotely,
+    /// which takes `(remote_cost(r) - local) * size / speed` more (the
+    /// [`crate::model::CostModel`], `r` the remote tasks placed so far); a
+    /// task without replicas costs the same everywhere.
+    EarliestCompletionLocal,
     /// The machine free first, speed ignored (FIFO's first available container).
     FirstFree,
     /// A node drawn uniformly (Map-only's reduce tasks).
@@ -196,6 +202,7 @@ pub fn place(jobs: &JobSet, problem: &Problem, rules: &Rules) -> Result<Schedule
     let mut completion = vec![0.0; jobs.len()];
     let mut thought_completion = vec![0.0; jobs.len()];
     let mut placed: Vec<TaskId> = Vec::with_capacity(tasks);
+    let mut remote_placed = 0usize;
     for &j in rules.order {
         let j = j as usize;
         let release = jobs.release[j];
@@ -210,6 +217,24 @@ pub fn place(jobs: &JobSet, problem: &Problem, rules: &Rules) -> Result<Schedule
         for &t in jobs.tasks.row(j) {
             let size = jobs.task_size[t as usize];
             let state = thought.as_deref().unwrap_or(&real);
+            // Remote read time per unit of run time, for the locality-aware rule.
+            let replicas: &[NodeId] = if rules.pick[j] == Pick::EarliestCompletionLocal {
+                problem.graph.task_nodes.row(t as usize)
+            } else {
+                &[]
+            };
+            let extra = if replicas.is_empty() {
+                0.0
+            } else {
+                (problem.cost.remote_cost(remote_placed) - problem.cost.local).max(0.0)
+            };
+            let factor = |n: NodeId| {
+                if extra > 0.0 && !replicas.contains(&n) {
+                    1.0 + extra
+                } else {
+                    1.0
+                }
+            };
             let from = if rules.hold_early {
                 release
             } else {
@@ -232,20 +257,55 @@ pub fn place(jobs: &JobSet, problem: &Problem, rules: &Rules) -> Result<Schedule
                     }
                     best.map_or(0, |(_, n)| n)
                 }
+                Pick::EarliestCompletionLocal => {
+                    // The best machine of a speed class is its first free
+                    // one, at its own cost (a replica holder costs less, so
+                    // a later-free machine of the class cannot beat it);
+                    // replica holders are looked at one by one. Ties: local.
+                    let mut best: Option<(f64, bool, NodeId)> = None;
+                    let better = |fin: f64, remote: bool, b: Option<(f64, bool, NodeId)>| {
+                        b.is_none_or(|(bf, br, _)| fin < bf || (fin == bf && br && !remote))
+                    };
+                    for &n in replicas {
+                        let ni = n as usize;
+                        let fin = state[ni].earliest().max(from) + size / believed[ni];
+                        if better(fin, false, best) {
+                            best = Some((fin, false, n));
+                        }
+                    }
+                    for (c, heap) in classes.iter_mut().enumerate() {
+                        let run = size / speeds[c];
+                        if best.is_some_and(|(b, _, _)| from + run >= b) {
+                            break;
+                        }
+                        if let Some((free, n)) = heap.top(state) {
+                            let f = factor(n);
+                            let fin = free.max(from) + run * f;
+                            if better(fin, f > 1.0, best) {
+                                best = Some((fin, f > 1.0, n));
+                            }
+                        }
+                    }
+                    best.map_or(0, |(_, _, n)| n)
+                }
                 Pick::FirstFree => first_free.top(state).map_or(0, |(_, n)| n),
                 Pick::Random => rng.gen_range(0..nodes) as NodeId,
             };
             let ni = n as usize;
+            let f = factor(n);
+            if f > 1.0 {
+                remote_placed += 1;
+            }
             // The decisions' view first, then the real machines.
             if let Some(th) = thought.as_mut() {
                 let s = th[ni].earliest().max(from).max(thought_ready);
-                let e = s + size / believed[ni];
+                let e = s + size * f / believed[ni];
                 th[ni].occupy(e);
                 thought_done = thought_done.max(e);
             }
             let occupy_from = if rules.hold_early { release } else { ready };
             let s = real[ni].earliest().max(occupy_from).max(ready);
-            let e = s + size / problem.node_speed[ni];
+            let e = s + size * f / problem.node_speed[ni];
             real[ni].occupy(e);
             done = done.max(e);
             node_of[t as usize] = n;
