@@ -7,6 +7,10 @@ use super::*;
 /// How often (ms of heartbeat time) the stall detector looks.
 const STALL_CHECK_MS: i64 = 10_000;
 
+/// Most containers one heartbeat grants. Free resources bound it for real
+/// asks; an ask of zero memory and zero vcores would fit for ever.
+pub const MAX_GRANTS_PER_HEARTBEAT: u32 = 1024;
+
 /// How often (ms of heartbeat time) planned policies look for ask groups
 /// whose locality wait passed the cap (a scan of the busy applications).
 const OVERDUE_CHECK_MS: i64 = 500;
@@ -59,7 +63,7 @@ impl Session {
             self.find_overdue();
         }
         let mut free = free;
-        loop {
+        for _ in 0..MAX_GRANTS_PER_HEARTBEAT {
             if !free.fits(&self.min_ask) {
                 break;
             }

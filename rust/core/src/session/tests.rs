@@ -903,3 +903,18 @@ fn an_overdue_map_of_a_higher_ranked_job_goes_before_another_nodes_queue() {
         assert_eq!(out, vec![want], "cap {cap_ms}, small waits {small_waits}");
     }
 }
+
+/// A zero-sized ask fits any node for ever: one heartbeat grants at most
+/// [`heartbeat::MAX_GRANTS_PER_HEARTBEAT`] containers, not `i32::MAX`.
+#[test]
+fn a_zero_sized_ask_is_granted_a_bounded_number_per_heartbeat() {
+    let mut s = session(PolicyKind::Asm1Comm);
+    let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let app = s.add_app("a", 1.0, 0).unwrap();
+    s.update_ask(app, 20, ANY, i32::MAX, Resources::new(0, 0), true)
+        .unwrap();
+    let mut out = Vec::new();
+    s.node_heartbeat(h1, cap(), 0, &mut out).unwrap();
+    let granted: u32 = out.iter().map(|g| g.count).sum();
+    assert_eq!(granted, super::heartbeat::MAX_GRANTS_PER_HEARTBEAT);
+}
