@@ -42,6 +42,11 @@ public final class SpindleCore implements Core {
      * take a rack-local or off-switch slot before reducers do; negative: wait for ever.
      */
     public long maxWaitMs = 3_000;
+    /**
+     * Order of applications under planned policies: fifo, weighted-remaining (pending containers
+     * over weight) or spc (S-PC's LP order); see {@code spindle.job.order}.
+     */
+    public String jobOrder = "weighted-remaining";
   }
 
   private static volatile boolean loaded;
@@ -73,6 +78,7 @@ public final class SpindleCore implements Core {
     try {
       nativeSetLimits(handle, config.maxHostAsk, config.maxPlannedTasks);
       nativeSetLocalityWait(handle, config.maxWaitMs);
+      nativeSetJobOrder(handle, config.jobOrder);
     } catch (RuntimeException e) {
       nativeDestroy(handle);
       handle = 0;
@@ -297,6 +303,8 @@ public final class SpindleCore implements Core {
   private static native void nativeSetLimits(long handle, int maxHostAsk, long maxPlannedTasks);
 
   private static native void nativeSetLocalityWait(long handle, long maxWaitMs);
+
+  private static native void nativeSetJobOrder(long handle, String order);
 
   private static native void nativeDestroy(long handle);
 

@@ -24,10 +24,11 @@ public final class SpindleSettings {
   public static final String MAX_HOST_ASK = "spindle.limits.max-host-ask";
   public static final String MAX_PLANNED_TASKS = "spindle.limits.max-planned-tasks";
   public static final String MAX_WAIT = "spindle.locality.max-wait-ms";
+  public static final String JOB_ORDER = "spindle.job.order";
   /** Every key above, for documentation checks. */
   public static final String[] KEYS = {POLICY, COST_LOCAL, COST_REMOTE, COST_REMOTE_GROWTH,
       NODE_DELAY, RACK_ADDITIONAL_DELAY, FALLBACK, WEBHDFS_ADDRESS, LIBRARY_PATH, SEED,
-      PLANNING_BACKGROUND, MAX_HOST_ASK, MAX_PLANNED_TASKS, MAX_WAIT};
+      PLANNING_BACKGROUND, MAX_HOST_ASK, MAX_PLANNED_TASKS, MAX_WAIT, JOB_ORDER};
   /** The optional extra resource the scheduler adds to the RM's configuration. */
   public static final String SITE_FILE = "spindle-site.xml";
 
@@ -69,6 +70,8 @@ public final class SpindleSettings {
     s.core.maxHostAsk = integer(get, MAX_HOST_ASK, s.core.maxHostAsk, 1);
     s.core.maxPlannedTasks = integer(get, MAX_PLANNED_TASKS, (int) s.core.maxPlannedTasks, 0);
     s.core.maxWaitMs = integer(get, MAX_WAIT, (int) s.core.maxWaitMs, Integer.MIN_VALUE);
+    // Checked by the core, which names the allowed values.
+    s.core.jobOrder = string(get, JOB_ORDER, s.core.jobOrder);
     String fb = string(get, FALLBACK, "fifo");
     try {
       s.fallback = Fallback.valueOf(fb.toUpperCase(Locale.ROOT));

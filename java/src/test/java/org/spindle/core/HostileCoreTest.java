@@ -231,6 +231,15 @@ public final class HostileCoreTest {
       IllegalArgumentException e = expect(IllegalArgumentException.class, () -> new SpindleCore(c));
       check(e.getMessage().equals("max-host-ask must be at least 1, got " + ask), e.getMessage());
     }
+    SpindleCore.Config order = new SpindleCore.Config();
+    order.jobOrder = "shortest";
+    IllegalArgumentException bad = expect(IllegalArgumentException.class, () -> new SpindleCore(order));
+    check(bad.getMessage().startsWith("spindle.job.order must be one of")
+        && bad.getMessage().contains("\"shortest\""), bad.getMessage());
+    for (String ok : new String[] {"fifo", "weighted-remaining", "spc"}) {
+      order.jobOrder = ok;
+      new SpindleCore(order).close();
+    }
     SpindleCore.Config c = new SpindleCore.Config();
     c.maxPlannedTasks = Long.MIN_VALUE;
     IllegalArgumentException e = expect(IllegalArgumentException.class, () -> new SpindleCore(c));
