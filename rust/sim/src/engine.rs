@@ -174,6 +174,8 @@ struct Job {
     reduces_asked: bool,
     reduces_assigned: u32,
     reduces_done: u32,
+    /// The progress its AM last reported to the Session.
+    reported: f32,
     reduces_ramped_down: bool,
     /// Last time a map got a container (for the AM's reducer preemption).
     last_map_assigned_ms: u64,
@@ -492,6 +494,7 @@ impl<'a> Sim<'a> {
                 reduces_asked: false,
                 reduces_assigned: 0,
                 reduces_done: 0,
+                reported: 0.0,
                 last_map_assigned_ms: 0,
                 reduces_ramped_down: false,
                 reduce_dirty: false,
@@ -751,6 +754,7 @@ impl<'a> Sim<'a> {
             job.reduces_asked = true;
             job.reduce_dirty = true;
         }
+        self.report_progress(j)?;
         self.send_asks(j)?;
         self.push(self.now + self.cfg.am_heartbeat_ms, Ev::AmHeartbeat(j));
         Ok(())
@@ -830,6 +834,32 @@ impl<'a> Sim<'a> {
         job.reduce_dirty = true;
         self.containers[cid as usize].work = Work::Reduce(r);
         true
+    }
+
+    /// The AM's progress at allocate, as MapReduce's JobImpl weighs it
+    /// (maps and reduces half each when there are reduces), over finished
+    /// tasks; sent when it changed.
+    fn report_progress(&mut self, j: u32) -> Result<(), SimError> {
+        let job = &self.jobs[j as usize];
+        let maps = job.state.len().max(1) as f64;
+        let map = f64::from(job.maps_done) / maps;
+        let progress = if job.reduces > 0 {
+            0.5 * map + 0.5 * f64::from(job.reduces_done) / f64::from(job.reduces)
+        } else {
+            map
+        } as f32;
+        if progress == job.reported {
+            return Ok(());
+        }
+        let (app, now_ms) = (job.app, self.now as i64);
+        self.jobs[j as usize].reported = progress;
+        self.session.app_progress(app, progress, now_ms)?;
+        self.record(SessionEvent::AppProgress {
+            app,
+            progress,
+            now_ms,
+        });
+        Ok(())
     }
 
     fn send_asks(&mut self, j: u32) -> Result<(), SimError> {

@@ -164,6 +164,7 @@ impl Session {
             alive: true,
             groups: Vec::new(),
             progress: None,
+            first_progress: None,
             order_key: f64::INFINITY,
             run_ms: 0.0,
             run_since: submit_time,
@@ -220,6 +221,10 @@ impl Session {
             return Err(bad(format!(
                 "progress report time must not be negative, got {now_ms} ms"
             )));
+        }
+        a.advance(now_ms);
+        if progress > 0.0 && a.first_progress.is_none() {
+            a.first_progress = Some((progress, a.run_ms_at(now_ms)));
         }
         a.progress = Some((progress, now_ms));
         Ok(())

@@ -472,6 +472,9 @@ struct AppState {
     /// order planners (S-PC's remaining work, seed 002 Sect. V), beside
     /// `running`; nothing reads it on the heartbeat.
     progress: Option<(f32, i64)>,
+    /// The first report above zero and the container time (ms) the app had
+    /// run by then: where the JVM-start-up corrected estimate starts.
+    first_progress: Option<(f32, f64)>,
     /// Rank key from the last plan under [`JobOrder::Spc`] (`C_j^LP`, or the
     /// weighted-remaining key when it fell back); infinite until planned.
     order_key: f64,
@@ -496,6 +499,24 @@ impl AppState {
     pub(super) fn container_started(&mut self, now: i64) {
         self.advance(now);
         self.running += 1;
+    }
+
+    /// Container time (ms) run by `now`, running containers included.
+    fn run_ms_at(&self, now: i64) -> f64 {
+        self.run_ms + self.running as f64 * (now - self.run_since).max(0) as f64
+    }
+
+    /// Remaining container time (ms) by seed 002 Sect. V's estimator, read
+    /// as in `crate::estimate` but over the job's container time instead of
+    /// one task's wall time: the time per unit of progress is measured from
+    /// the first report above zero, so the AM's and the JVMs' start-up,
+    /// before any progress, do not count. `None` before two reports apart.
+    fn remaining_ms(&self, now: i64) -> Option<f64> {
+        let (fp, w_fp) = self.first_progress?;
+        let (cp, _) = self.progress?;
+        let (fp, cp) = (f64::from(fp), f64::from(cp));
+        let spent = self.run_ms_at(now) - w_fp;
+        (cp > fp && spent > 0.0).then(|| (1.0 - cp) * spent / (cp - fp))
     }
 
     /// Mean container duration (ms) at `now`: time run by its containers

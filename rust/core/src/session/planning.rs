@@ -246,6 +246,8 @@ impl Session {
                     app,
                     weight: a.weight,
                     mean_ms: a.mean_container_ms(now),
+                    remaining_ms: a.remaining_ms(now),
+                    running: u64::from(a.running),
                     located,
                     anywhere,
                 });

@@ -31,6 +31,11 @@ pub(super) struct AppWork {
     pub weight: f64,
     /// Mean container duration it has shown (ms), once one completed.
     pub mean_ms: Option<f64>,
+    /// Remaining container time (ms) by the JVM-start-up corrected
+    /// estimator over its AM's progress reports, once it has two.
+    pub remaining_ms: Option<f64>,
+    /// Containers running.
+    pub running: u64,
     /// Pending containers with a location (maps) and without (reducers).
     pub located: u64,
     pub anywhere: u64,
@@ -102,7 +107,13 @@ pub(super) fn spc_order(
     // Per app: its map and reduce stage's LP index.
     let mut stage: Vec<[Option<u32>; 2]> = Vec::with_capacity(apps.len());
     for a in apps {
-        let work = a.mean_ms.unwrap_or(default_ms) / 1e3 * slot_speed;
+        // Per container: the AM's progress, corrected for start-up (seed 002
+        // Sect. V), spread over what is left to run; else the mean duration.
+        let per_ms = match a.remaining_ms {
+            Some(r) => r / (a.located + a.anywhere + a.running).max(1) as f64,
+            None => a.mean_ms.unwrap_or(default_ms),
+        };
+        let work = per_ms / 1e3 * slot_speed;
         let mut s = [None, None];
         for (k, count) in [a.located, a.anywhere].into_iter().enumerate() {
             if count == 0 {
@@ -171,6 +182,8 @@ mod tests {
             app,
             weight,
             mean_ms: Some(1_000.0),
+            remaining_ms: None,
+            running: 0,
             located,
             anywhere,
         }
@@ -257,5 +270,17 @@ mod tests {
         a[1].mean_ms = None;
         let o = spc_order(&a, &speeds(), &KeyedCuts::default(), false, 200);
         assert_eq!(order(&o), vec![0, 1]);
+    }
+
+    #[test]
+    fn the_ams_progress_sizes_the_jobs_over_mean_durations() {
+        // Same asks and mean duration; the AM of app 0 says much is left.
+        for (long, want) in [(0, vec![1, 0]), (1, vec![0, 1])] {
+            let mut a = [app(0, 1.0, 4, 1), app(1, 1.0, 4, 1)];
+            a[long].remaining_ms = Some(50.0 * 1_000.0);
+            a[long].running = 5;
+            let o = spc_order(&a, &speeds(), &KeyedCuts::default(), false, 200);
+            assert_eq!(order(&o), want);
+        }
     }
 }

@@ -918,3 +918,29 @@ fn a_zero_sized_ask_is_granted_a_bounded_number_per_heartbeat() {
     let granted: u32 = out.iter().map(|g| g.count).sum();
     assert_eq!(granted, super::heartbeat::MAX_GRANTS_PER_HEARTBEAT);
 }
+
+/// Seed 002 Sect. V over the AM's progress: time per unit of progress from
+/// the first report above zero, in container time, so start-up before it
+/// does not count (Hadoop's estimate would take it in).
+#[test]
+fn remaining_work_is_estimated_from_the_first_progress_report() {
+    let mut s = session(PolicyKind::Asm1Comm);
+    let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let app = s.add_app("a", 1.0, 0).unwrap();
+    s.update_ask(app, 20, ANY, 1, cap(), true).unwrap();
+    let mut out = Vec::new();
+    s.node_heartbeat(h1, cap(), 0, &mut out).unwrap();
+    assert_eq!(out.len(), 1);
+    s.app_progress(app, 0.0, 5_000).unwrap();
+    assert_eq!(s.apps[app as usize].remaining_ms(5_000), None);
+    // One container: 10 s of start-up, then 0.1 -> 0.3 in 10 s.
+    s.app_progress(app, 0.1, 10_000).unwrap();
+    assert_eq!(
+        s.apps[app as usize].remaining_ms(10_000),
+        None,
+        "one report"
+    );
+    s.app_progress(app, 0.3, 20_000).unwrap();
+    let r = s.apps[app as usize].remaining_ms(20_000).unwrap();
+    assert!((r - 35_000.0).abs() < 1.0, "0.7 * 10 s / 0.2, got {r}");
+}
