@@ -81,7 +81,27 @@ fn strip_wall_clock(v: &mut Value) {
 fn pretty(text: &str) -> String {
     let mut v: Value = serde_json::from_str(text).expect("JSON output");
     strip_wall_clock(&mut v);
+    round_floats(&mut v);
     serde_json::to_string_pretty(&v).unwrap()
+}
+
+/// Rounds every float to 9 significant digits. `cargo test -p spindle-cli`
+/// and `cargo test --workspace` build the binary with different features of
+/// shared crates (the LP's float paths), which moves the last bits of a sum.
+fn round_floats(v: &mut Value) {
+    match v {
+        Value::Number(n) if n.is_f64() => {
+            if let Some(x) = n.as_f64().filter(|x| x.is_finite() && *x != 0.0) {
+                let r: f64 = format!("{x:.8e}").parse().unwrap();
+                if let Some(m) = serde_json::Number::from_f64(r) {
+                    *n = m;
+                }
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(round_floats),
+        Value::Object(o) => o.values_mut().for_each(round_floats),
+        _ => {}
+    }
 }
 
 /// The compile-time dispatch of a policy, where the policy is one of the
