@@ -13,6 +13,7 @@ pub mod asm1;
 pub mod asm1_comm;
 pub mod asm1_comm_steal;
 pub mod asm1_makespan;
+pub mod asm1_priced;
 pub mod bar;
 pub mod compile_time;
 pub mod delay;
@@ -67,6 +68,9 @@ pub struct Dynamic {
     /// FairScheduler: applications by usage over weight, its locality
     /// thresholds, one container per heartbeat ([`fair`]).
     pub fair: bool,
+    /// With nothing local, take the task the plan starts last remote only
+    /// if waiting for its holder is costlier ([`asm1_priced`]); else wait.
+    pub priced: bool,
 }
 
 const DS15: ds::Ds = ds::Ds {
@@ -176,10 +180,12 @@ pub enum PolicyKind {
     LocAwareClairMinComm,
     LocAwareClairAvg,
     LocAwareClairAvgComm,
+    /// ASM1's plan, stealing, then a locality wait priced from the plan.
+    Asm1Priced,
 }
 
 impl PolicyKind {
-    pub const ALL: [PolicyKind; 32] = [
+    pub const ALL: [PolicyKind; 33] = [
         PolicyKind::Asm1,
         PolicyKind::Asm1Comm,
         PolicyKind::Greedy,
@@ -212,6 +218,7 @@ impl PolicyKind {
         PolicyKind::LocAwareClairMinComm,
         PolicyKind::LocAwareClairAvg,
         PolicyKind::LocAwareClairAvgComm,
+        PolicyKind::Asm1Priced,
     ];
 
     pub fn name(self) -> &'static str {
@@ -248,6 +255,7 @@ impl PolicyKind {
             PolicyKind::LocAwareClairMinComm => "locaware-clair-min-comm",
             PolicyKind::LocAwareClairAvg => "locaware-clair-avg",
             PolicyKind::LocAwareClairAvgComm => "locaware-clair-avg-comm",
+            PolicyKind::Asm1Priced => "asm1-priced",
         }
     }
 
@@ -351,6 +359,7 @@ impl PolicyKind {
             PolicyKind::LocAwareClairMinComm => Some(&CLAIR[1]),
             PolicyKind::LocAwareClairAvg => Some(&CLAIR[2]),
             PolicyKind::LocAwareClairAvgComm => Some(&CLAIR[3]),
+            PolicyKind::Asm1Priced => Some(&asm1_priced::Asm1Priced),
         }
     }
 
@@ -401,6 +410,11 @@ impl PolicyKind {
                 execute(problem, &mut l.rule(problem), seed)
             }
             K::EtfComm => execute(problem, &mut etf::EtfCommRule::new(problem), seed),
+            K::Asm1Priced => execute(
+                problem,
+                &mut asm1_priced::Asm1PricedRule::new(problem, seed),
+                seed,
+            ),
             _ => {
                 let plan = self.planner()?.plan(problem, seed);
                 let d = self.dynamic();
@@ -424,6 +438,7 @@ impl PolicyKind {
             spill: false,
             delay: false,
             fair: false,
+            priced: false,
         };
         match self {
             PolicyKind::Asm1 => Dynamic {
@@ -508,6 +523,13 @@ impl PolicyKind {
                 planned: true,
                 steal: true,
                 spill: true,
+                ..d
+            },
+            // Not COMM: a priced wait may leave a node idle while work remains.
+            PolicyKind::Asm1Priced => Dynamic {
+                planned: true,
+                steal: true,
+                priced: true,
                 ..d
             },
         }
@@ -620,7 +642,7 @@ mod tests {
         let err = PolicyKind::from_name("lifo").unwrap_err().to_string();
         assert_eq!(
             err,
-            "unknown policy \"lifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm, hadoop-default, hadoop-fair, hadoop-fair-0.5, mb, bar, hds, ds0.15, ds0.25, gcc, labl, labl+1, labl-always, round-robin, static-asm1, asm1-makespan, asm1-comm-steal, maestro, maestro-comm, locaware-min, locaware-min-comm, locaware-avg, locaware-avg-comm, etf, etf-comm, locaware-clair-min, locaware-clair-min-comm, locaware-clair-avg, locaware-clair-avg-comm"
+            "unknown policy \"lifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm, hadoop-default, hadoop-fair, hadoop-fair-0.5, mb, bar, hds, ds0.15, ds0.25, gcc, labl, labl+1, labl-always, round-robin, static-asm1, asm1-makespan, asm1-comm-steal, maestro, maestro-comm, locaware-min, locaware-min-comm, locaware-avg, locaware-avg-comm, etf, etf-comm, locaware-clair-min, locaware-clair-min-comm, locaware-clair-avg, locaware-clair-avg-comm, asm1-priced"
         );
     }
 }

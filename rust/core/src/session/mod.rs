@@ -24,6 +24,7 @@ use thiserror::Error;
 use serde::{Deserialize, Serialize};
 
 use crate::model::{Bipartite, CostModel, Csr, Locality, NodeId, Problem, NONE};
+use crate::policy::asm1_priced::Durations;
 use crate::policy::compile_time::Rule;
 use crate::policy::delay::{LocalityDelay, Offer};
 use crate::policy::fair::FairLocality;
@@ -505,6 +506,8 @@ pub struct Session {
     stall_checked: i64,
     /// Ask groups the stall detector has named so far.
     stalled: u64,
+    /// Observed container durations (kept for priced locality waits).
+    durations: Durations,
 }
 
 mod background;
@@ -553,6 +556,7 @@ impl Session {
             wait_floor: i64::MAX,
             stall_checked: 0,
             stalled: 0,
+            durations: Durations::default(),
         }
     }
 
