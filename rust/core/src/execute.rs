@@ -664,6 +664,16 @@ impl Planned {
         best
     }
 
+    /// The last unclaimed task of `victim`'s queue, left unclaimed.
+    pub fn peek_back(&self, st: &ExecState, victim: NodeId) -> Option<TaskId> {
+        let v = victim as usize;
+        self.queues[v][self.head[v]..]
+            .iter()
+            .rev()
+            .copied()
+            .find(|&t| st.is_free(t))
+    }
+
     /// The last unclaimed task of `victim`'s queue that satisfies `ok`.
     pub fn from_back(
         &mut self,

@@ -4,8 +4,10 @@
 //! local one. The candidate is the task whose local start the plan puts
 //! last: the back of the longest queue (what `asm1-comm` would spill). On
 //! its planned holder it starts once the holder's running containers and the
-//! queue ahead of it have gone through the holder's slots; a remote run
-//! costs the cost model's remote factor times its duration. The node takes
+//! queue ahead of it have gone through the holder's slots; another replica
+//! holder could take it once its own queue is through (stealing); the
+//! earliest of these is the wait. A remote run costs the cost model's
+//! remote factor times its duration. The node takes
 //! it only if waiting is costlier, else leaves the slot idle until the
 //! state changes (the next heartbeat in the Session, the next task start or
 //! finish in the offline executor).
@@ -32,13 +34,10 @@ use crate::policy::Planner;
 /// What the plan and the observed durations say about one remote candidate.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Price {
-    /// Planned tasks ahead of the candidate in its holder's queue.
-    pub ahead: u32,
-    /// Containers (tasks) running on the holder.
-    pub running: u32,
-    /// Containers the holder runs at once (at least 1).
-    pub slots: u32,
-    /// Mean duration of a container on the holder (what frees its slots).
+    /// Mean container durations before a replica holder starts the
+    /// candidate: the least [`start_delay_waves`] over its holders.
+    pub waves: f64,
+    /// Mean duration of a container on the holders (what frees their slots).
     pub holder_ms: f64,
     /// Expected duration of the candidate run locally.
     pub task_ms: f64,
@@ -65,7 +64,7 @@ pub fn start_delay_waves(ahead: u32, running: u32, slots: u32) -> f64 {
 /// holder is costlier, i.e. the task would finish later by waiting
 /// (`delay + task`) than by running remote now (`factor * task`).
 pub fn take_remote(p: &Price) -> bool {
-    let delay = start_delay_waves(p.ahead, p.running, p.slots) * p.holder_ms.max(0.0);
+    let delay = p.waves.max(0.0) * p.holder_ms.max(0.0);
     let extra = (p.remote_factor - 1.0).max(0.0) * p.task_ms.max(0.0);
     delay > extra
 }
@@ -107,8 +106,13 @@ pub struct Asm1PricedRule {
 
 impl Asm1PricedRule {
     pub fn new(problem: &Problem, seed: u64) -> Asm1PricedRule {
+        Asm1PricedRule::on_plan(problem, &Asm1.plan(problem, seed))
+    }
+
+    /// The rule run on a given plan instead of ASM1's.
+    pub fn on_plan(problem: &Problem, plan: &Assignment) -> Asm1PricedRule {
         Asm1PricedRule {
-            planned: Planned::new(&Asm1.plan(problem, seed), true, false),
+            planned: Planned::new(plan, true, false),
             factor: remote_factor(&problem.cost),
             local_cost: problem.cost.local,
             waiting: false,
@@ -127,12 +131,22 @@ impl Rule for Asm1PricedRule {
             return Some(t);
         }
         let victim = self.planned.longest(node, 1)?;
+        let t = self.planned.peek_back(st, victim)?;
+        let problem = st.problem;
+        let at = |h: NodeId, ahead: u32| {
+            start_delay_waves(ahead, st.running(h), problem.node_slots[h as usize])
+        };
+        // Its planned holder, or another that steals it once its queue is done.
+        let waves = problem
+            .replicas(t)
+            .iter()
+            .filter(|&&h| h != victim && h != node)
+            .map(|&h| at(h, self.planned.left(h)))
+            .fold(at(victim, self.planned.left(victim) - 1), f64::min);
         // Before any task finished, a unit task's local cost at speed 1.
         let mean = st.mean_duration().unwrap_or(self.local_cost);
         let price = Price {
-            ahead: self.planned.left(victim) - 1,
-            running: st.running(victim),
-            slots: st.problem.node_slots[victim as usize],
+            waves,
             holder_ms: mean,
             task_ms: mean,
             remote_factor: self.factor,
@@ -267,9 +281,7 @@ mod tests {
 
     fn price(ahead: u32, running: u32, slots: u32) -> Price {
         Price {
-            ahead,
-            running,
-            slots,
+            waves: start_delay_waves(ahead, running, slots),
             holder_ms: 20_000.0,
             task_ms: 20_000.0,
             remote_factor: 3.0,
@@ -381,6 +393,25 @@ mod tests {
         }
         let v = m.get().unwrap();
         assert!(v > 60.0 && v < 100.0, "{v}");
+    }
+
+    /// Node 0 has 6 tasks queued; the last, t5, is also on node 2, which
+    /// runs its own one task. Node 1 (no replica) prices t5: node 0 starts
+    /// it in 5 durations, node 2 in 1 (then steals it): wait. With t5 on
+    /// node 0 only, node 1 takes it at once.
+    #[test]
+    fn the_wait_is_the_earliest_over_the_replica_holders() {
+        for (shared, t5_on) in [(true, 2), (false, 1)] {
+            let mut replicas = vec![vec![0]; 6];
+            if shared {
+                replicas[5].push(2);
+            }
+            replicas.push(vec![2]);
+            let p = Problem::uniform(3, &replicas, CostModel::default());
+            let plan = Assignment::from_order(3, vec![0, 0, 0, 0, 0, 0, 2], &[0, 1, 2, 3, 4, 5, 6]);
+            let e = execute(&p, &mut Asm1PricedRule::on_plan(&p, &plan), 1);
+            assert_eq!(e.node_of[5], t5_on, "shared {shared}: {e:?}");
+        }
     }
 
     /// All tasks on node 0 (one slot): node 1 waits while node 0's queue is

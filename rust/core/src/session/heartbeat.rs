@@ -3,7 +3,7 @@
 
 use super::events::adjust_askers;
 use super::*;
-use crate::policy::asm1_priced::{remote_factor, take_remote, Price};
+use crate::policy::asm1_priced::{remote_factor, start_delay_waves, take_remote, Price};
 
 /// How often (ms of heartbeat time) the stall detector looks.
 const STALL_CHECK_MS: i64 = 10_000;
@@ -332,10 +332,23 @@ impl Session {
             None => (1.0, 1.0),
             Some(all) => (all, self.durations.app_mean_ms(s.app).unwrap_or(all)),
         };
+        // Its planned holder, or another that steals it once its queue is done.
+        let at = |h: &NodeState, ahead: usize| {
+            let slots = h.capacity.slots_of(&self.min_ask);
+            start_delay_waves(ahead.min(u32::MAX as usize) as u32, h.running, slots)
+        };
+        let g = &self.apps[s.app as usize].groups[s.group as usize];
+        let waves = g
+            .pool
+            .replicas
+            .of(s.task as usize)
+            .iter()
+            .filter(|&&h| h != victim && h != node)
+            .filter_map(|&h| self.nodes.get(h as usize).filter(|n| n.alive))
+            .map(|h| at(h, h.queue.len()))
+            .fold(at(v, pos), f64::min);
         let price = Price {
-            ahead: pos as u32,
-            running: v.running,
-            slots: v.capacity.slots_of(&self.min_ask),
+            waves,
             holder_ms,
             task_ms,
             remote_factor: remote_factor(&self.cfg.cost),
