@@ -178,7 +178,7 @@ pub struct SessionConfig {
     /// Locality delay of the `hadoop-default` policy.
     pub delay: LocalityDelay,
     /// Hard cap on a locality wait (`spindle.locality.max-wait-ms`): under a
-    /// local-only policy, an ask group with host or rack asks that has had no
+    /// local-only policy or `asm1-priced`, an ask group with host or rack asks that has had no
     /// container for this long takes a rack-local, then off-switch, free
     /// slot before any location-less ask (reducers) does. Negative: wait
     /// for ever (the policies as their papers state them).
