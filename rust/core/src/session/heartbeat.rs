@@ -268,7 +268,9 @@ impl Session {
     /// local work; a group at the locality-wait cap; the task the plan
     /// starts last (the back of the longest queue) if [`take_remote`] says
     /// waiting for its holder is costlier; location-less asks (reducers).
-    /// Otherwise the slot stays idle this heartbeat.
+    /// Otherwise the slot stays idle this heartbeat. Host asks that no
+    /// installed plan holds yet have no price: they wait for the plan, a
+    /// holder's heartbeat or the cap.
     fn priced(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
         if self.askers[self.nodes[node as usize].name as usize] > 0 {
             if let Some(s) = self.serve_asking(node, free) {
