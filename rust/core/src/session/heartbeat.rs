@@ -355,7 +355,15 @@ impl Session {
             task_ms,
             remote_factor: remote_factor(&self.cfg.cost),
         };
-        if !take_remote(&price) {
+        let take = take_remote(&price);
+        tracing::trace!(
+            take,
+            waves,
+            holder_ms,
+            task_ms,
+            "spindle: priced locality wait"
+        );
+        if !take {
             return None;
         }
         self.nodes[victim as usize].queue.remove(pos)?;
