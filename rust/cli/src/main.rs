@@ -304,9 +304,10 @@ struct SimulateArgs {
     /// ... plus this many ms per million tasks planned.
     #[arg(long, default_value_t = 0.0)]
     planning_ms_per_million_tasks: f64,
-    /// Locality-wait cap of local-only policies (spindle.locality.max-wait-ms):
-    /// maps that got no container for this long take a rack-local or
-    /// off-switch slot before reducers do; negative: wait for ever.
+    /// Locality-wait cap of local-only policies and asm1-priced
+    /// (spindle.locality.max-wait-ms): maps that got no container for this
+    /// long take a rack-local or off-switch slot before reducers do;
+    /// negative: wait for ever.
     #[arg(long, default_value_t = spindle_core::session::DEFAULT_MAX_WAIT_MS, allow_hyphen_values = true)]
     max_wait_ms: i64,
     /// Order of jobs under planned policies: weighted-remaining (least

@@ -32,6 +32,11 @@ pub struct ExecState<'p> {
     pending: Vec<TaskId>,
     pos: Vec<u32>,
     busy_until: Vec<f64>,
+    /// Tasks running on each node.
+    running: Vec<u32>,
+    /// Sum and count of the durations of the tasks finished so far.
+    done_sum: f64,
+    done: u64,
 }
 
 impl<'p> ExecState<'p> {
@@ -52,7 +57,22 @@ impl<'p> ExecState<'p> {
             pending: (0..n_tasks as TaskId).collect(),
             pos: (0..n_tasks as u32).collect(),
             busy_until: problem.node_load.clone(),
+            running: vec![0; problem.num_nodes()],
+            done_sum: 0.0,
+            done: 0,
         }
+    }
+
+    /// Tasks running on `node` now.
+    #[inline]
+    pub fn running(&self, node: NodeId) -> u32 {
+        self.running[node as usize]
+    }
+
+    /// Mean duration of the tasks finished so far (a non-clairvoyant rule's
+    /// estimate), `None` before the first finish.
+    pub fn mean_duration(&self) -> Option<f64> {
+        (self.done > 0).then(|| self.done_sum / self.done as f64)
     }
 
     /// Whether task `t` is still unclaimed (not started, not reserved).
@@ -159,6 +179,12 @@ pub trait Rule {
     /// or reserved for this node), or `None` to leave the slot idle for good
     /// (so a rule must not refuse work it could take later).
     fn pick(&mut self, st: &ExecState, node: NodeId, rng: &mut ChaCha8Rng) -> Option<TaskId>;
+    /// Right after `pick` returned `None` for `node`: whether the slot waits
+    /// and asks again at the next change (a task starts or finishes)
+    /// instead of idling for good (a priced locality wait).
+    fn waits(&self, _node: NodeId) -> bool {
+        false
+    }
 }
 
 /// What happened in one run.
@@ -200,7 +226,7 @@ pub fn execute(problem: &Problem, rule: &mut dyn Rule, seed: u64) -> Execution {
     let n_tasks = problem.num_tasks();
     let mut st = ExecState::new(problem);
     rule.init(&mut st, &mut rng);
-    let mut events: BinaryHeap<Reverse<(OrdF64, bool, u64, NodeId)>> = BinaryHeap::new();
+    let mut events: SlotEvents = BinaryHeap::new();
     let mut spare = SpareSlots::new(problem);
     for p in 0..problem.num_nodes() as NodeId {
         let key = (
@@ -208,6 +234,7 @@ pub fn execute(problem: &Problem, rule: &mut dyn Rule, seed: u64) -> Execution {
             !rule.has_planned(p),
             rng.gen(),
             p,
+            NO_TASK,
         );
         events.push(Reverse(key));
     }
@@ -217,16 +244,37 @@ pub fn execute(problem: &Problem, rule: &mut dyn Rule, seed: u64) -> Execution {
     let mut remote = 0usize;
     let mut makespan: f64 = 0.0;
     let mut idle: Vec<(f64, NodeId)> = Vec::new();
+    // Slots whose rule waits for a change, with the time they began to.
+    let mut waiting: Vec<(f64, NodeId)> = Vec::new();
     while order.len() < n_tasks {
-        let Some(Reverse((OrdF64(now), _, _, p))) = events.pop() else {
+        let Some(Reverse((OrdF64(now), _, _, p, OrdF64(ended)))) = events.pop() else {
             break;
         };
         st.now = now;
+        let finished = ended >= 0.0;
+        if finished {
+            st.running[p as usize] -= 1;
+            st.done_sum += ended;
+            st.done += 1;
+        }
         if spare.another(problem, p, now) {
-            events.push(Reverse((OrdF64(now), !rule.has_planned(p), rng.gen(), p)));
+            events.push(Reverse((
+                OrdF64(now),
+                !rule.has_planned(p),
+                rng.gen(),
+                p,
+                NO_TASK,
+            )));
         }
         let Some(t) = rule.pick(&st, p, &mut rng) else {
-            idle.push((now, p));
+            if rule.waits(p) {
+                waiting.push((now, p));
+            } else {
+                idle.push((now, p));
+            }
+            if finished {
+                wake(&mut waiting, &mut events, now, &*rule, &mut rng);
+            }
             continue;
         };
         debug_assert!(
@@ -244,14 +292,27 @@ pub fn execute(problem: &Problem, rule: &mut dyn Rule, seed: u64) -> Execution {
         makespan = makespan.max(end);
         let b = &mut st.busy_until[p as usize];
         *b = b.max(end);
-        events.push(Reverse((OrdF64(end), !rule.has_planned(p), rng.gen(), p)));
+        st.running[p as usize] += 1;
+        events.push(Reverse((
+            OrdF64(end),
+            !rule.has_planned(p),
+            rng.gen(),
+            p,
+            OrdF64(dur),
+        )));
+        wake(&mut waiting, &mut events, now, &*rule, &mut rng);
     }
     if order.len() < n_tasks {
-        // Leftovers go remote on the slots that free first (idle ones included).
+        // Leftovers go remote on the slots that free first (idle and
+        // waiting ones included).
         let mut slots: BinaryHeap<Reverse<(OrdF64, NodeId)>> = events
             .into_iter()
-            .map(|Reverse((t, _, _, p))| Reverse((t, p)))
-            .chain(idle.into_iter().map(|(t, p)| Reverse((OrdF64(t), p))))
+            .map(|Reverse((t, _, _, p, _))| Reverse((t, p)))
+            .chain(
+                idle.into_iter()
+                    .chain(waiting)
+                    .map(|(t, p)| Reverse((OrdF64(t), p))),
+            )
             .collect();
         // A node's spare slots not yet taken wait behind one entry at its load.
         for p in spare.left() {
@@ -287,6 +348,32 @@ pub fn execute(problem: &Problem, rule: &mut dyn Rule, seed: u64) -> Execution {
         start,
         makespan,
         non_local,
+    }
+}
+
+/// Free slots by (time, no planned work, random tie-break, node, duration
+/// of the task that ended there or [`NO_TASK`]).
+type SlotEvents = BinaryHeap<Reverse<(OrdF64, bool, u64, NodeId, OrdF64)>>;
+
+/// Marks a slot event in which no task ended.
+const NO_TASK: OrdF64 = OrdF64(-1.0);
+
+/// The state changed at `now`: waiting slots ask their rule again.
+fn wake(
+    waiting: &mut Vec<(f64, NodeId)>,
+    events: &mut SlotEvents,
+    now: f64,
+    rule: &dyn Rule,
+    rng: &mut ChaCha8Rng,
+) {
+    for (_, w) in waiting.drain(..) {
+        events.push(Reverse((
+            OrdF64(now),
+            !rule.has_planned(w),
+            rng.gen(),
+            w,
+            NO_TASK,
+        )));
     }
 }
 
@@ -575,6 +662,16 @@ impl Planned {
             }
         }
         best
+    }
+
+    /// The last unclaimed task of `victim`'s queue, left unclaimed.
+    pub fn peek_back(&self, st: &ExecState, victim: NodeId) -> Option<TaskId> {
+        let v = victim as usize;
+        self.queues[v][self.head[v]..]
+            .iter()
+            .rev()
+            .copied()
+            .find(|&t| st.is_free(t))
     }
 
     /// The last unclaimed task of `victim`'s queue that satisfies `ok`.

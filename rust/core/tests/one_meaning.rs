@@ -41,6 +41,8 @@ fn session_spills(policy: PolicyKind, tasks: i32, seconds: i64) -> bool {
 }
 
 /// The same situation in the offline executor: does any task run remote?
+/// (Node 0 runs its tasks one after another; in the Session it never
+/// reports one finished, which changes no decision of a policy here.)
 fn executor_spills(policy: PolicyKind, tasks: usize) -> Option<bool> {
     let problem = Problem::uniform(2, &vec![vec![0]; tasks], CostModel::default());
     policy.execute(&problem, 7).map(|e| e.non_local > 0)
@@ -145,4 +147,21 @@ fn spc_placements_mean_the_same_in_plan_the_planner_and_the_session() {
         assert_eq!(s.queued(), want, "{policy}: Session");
         assert_eq!(s.job_order(), spindle_core::session::JobOrder::Spc);
     }
+}
+
+/// `asm1-priced` prices the wait the same way in both engines: node 1 waits
+/// while node 0's last queued task would start within the remote penalty
+/// (2 task durations at the default cost factor 3), and takes it remote
+/// once node 0 is busy for longer.
+#[test]
+fn a_priced_wait_is_the_same_in_the_executor_and_the_session() {
+    let policy = PolicyKind::Asm1Priced;
+    for (tasks, remote) in [(2, false), (3, false), (4, true), (8, true)] {
+        let session = session_spills(policy, tasks as i32, 600);
+        let executor = executor_spills(policy, tasks).unwrap();
+        assert_eq!(session, remote, "{tasks} tasks: Session");
+        assert_eq!(executor, remote, "{tasks} tasks: executor");
+    }
+    // The COMM policy on the same plan never waits.
+    assert!(session_spills(PolicyKind::Asm1Comm, 2, 600));
 }

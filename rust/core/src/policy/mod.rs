@@ -13,6 +13,7 @@ pub mod asm1;
 pub mod asm1_comm;
 pub mod asm1_comm_steal;
 pub mod asm1_makespan;
+pub mod asm1_priced;
 pub mod bar;
 pub mod compile_time;
 pub mod delay;
@@ -68,6 +69,9 @@ pub struct Dynamic {
     /// FairScheduler: applications by usage over weight, its locality
     /// thresholds, one container per heartbeat ([`fair`]).
     pub fair: bool,
+    /// With nothing local, take the task the plan starts last remote only
+    /// if waiting for its holder is costlier ([`asm1_priced`]); else wait.
+    pub priced: bool,
 }
 
 const DS15: ds::Ds = ds::Ds {
@@ -181,10 +185,12 @@ pub enum PolicyKind {
     Spc,
     /// S-PC's order, placement weighing data locality (issue 12 item 4).
     SpcLocal,
+    /// ASM1's plan, stealing, then a locality wait priced from the plan.
+    Asm1Priced,
 }
 
 impl PolicyKind {
-    pub const ALL: [PolicyKind; 34] = [
+    pub const ALL: [PolicyKind; 35] = [
         PolicyKind::Asm1,
         PolicyKind::Asm1Comm,
         PolicyKind::Greedy,
@@ -219,6 +225,7 @@ impl PolicyKind {
         PolicyKind::LocAwareClairAvgComm,
         PolicyKind::Spc,
         PolicyKind::SpcLocal,
+        PolicyKind::Asm1Priced,
     ];
 
     pub fn name(self) -> &'static str {
@@ -257,6 +264,7 @@ impl PolicyKind {
             PolicyKind::LocAwareClairAvgComm => "locaware-clair-avg-comm",
             PolicyKind::Spc => "spc",
             PolicyKind::SpcLocal => "spc-local",
+            PolicyKind::Asm1Priced => "asm1-priced",
         }
     }
 
@@ -368,6 +376,7 @@ impl PolicyKind {
             PolicyKind::LocAwareClairAvgComm => Some(&CLAIR[3]),
             PolicyKind::Spc => Some(&spc::Spc),
             PolicyKind::SpcLocal => Some(&spc_local::SpcLocal),
+            PolicyKind::Asm1Priced => Some(&asm1_priced::Asm1Priced),
         }
     }
 
@@ -418,6 +427,11 @@ impl PolicyKind {
                 execute(problem, &mut l.rule(problem), seed)
             }
             K::EtfComm => execute(problem, &mut etf::EtfCommRule::new(problem), seed),
+            K::Asm1Priced => execute(
+                problem,
+                &mut asm1_priced::Asm1PricedRule::new(problem, seed),
+                seed,
+            ),
             _ => {
                 let plan = self.planner()?.plan(problem, seed);
                 let d = self.dynamic();
@@ -441,6 +455,7 @@ impl PolicyKind {
             spill: false,
             delay: false,
             fair: false,
+            priced: false,
         };
         match self {
             PolicyKind::Asm1 => Dynamic {
@@ -533,6 +548,13 @@ impl PolicyKind {
             PolicyKind::Spc | PolicyKind::SpcLocal => Dynamic {
                 planned: true,
                 steal: true,
+                ..d
+            },
+            // Not COMM: a priced wait may leave a node idle while work remains.
+            PolicyKind::Asm1Priced => Dynamic {
+                planned: true,
+                steal: true,
+                priced: true,
                 ..d
             },
         }
@@ -654,7 +676,7 @@ mod tests {
         let err = PolicyKind::from_name("lifo").unwrap_err().to_string();
         assert_eq!(
             err,
-            "unknown policy \"lifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm, hadoop-default, hadoop-fair, hadoop-fair-0.5, mb, bar, hds, ds0.15, ds0.25, gcc, labl, labl+1, labl-always, round-robin, static-asm1, asm1-makespan, asm1-comm-steal, maestro, maestro-comm, locaware-min, locaware-min-comm, locaware-avg, locaware-avg-comm, etf, etf-comm, locaware-clair-min, locaware-clair-min-comm, locaware-clair-avg, locaware-clair-avg-comm, spc, spc-local"
+            "unknown policy \"lifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm, hadoop-default, hadoop-fair, hadoop-fair-0.5, mb, bar, hds, ds0.15, ds0.25, gcc, labl, labl+1, labl-always, round-robin, static-asm1, asm1-makespan, asm1-comm-steal, maestro, maestro-comm, locaware-min, locaware-min-comm, locaware-avg, locaware-avg-comm, etf, etf-comm, locaware-clair-min, locaware-clair-min-comm, locaware-clair-avg, locaware-clair-avg-comm, spc, spc-local, asm1-priced"
         );
     }
 }

@@ -72,6 +72,10 @@ impl Session {
             self.node_by_name[name as usize] = id;
             id
         };
+        if self.dynamic.priced {
+            let slots = capacity.slots_of(&Resources::new(1, 1));
+            self.durations.node_added(id, slots);
+        }
         self.index_asking(name);
         self.alive_nodes += 1;
         self.cluster_slots = None;
@@ -89,6 +93,7 @@ impl Session {
         n.queue.clear();
         self.running_total -= n.running as u64;
         n.running = 0;
+        self.durations.node_removed(node);
         self.cluster_slots = None;
         self.dirty = true;
         Ok(())
@@ -171,6 +176,9 @@ impl Session {
             done: 0,
         });
         self.app_by_name.insert(app.to_string(), id);
+        if self.dynamic.priced {
+            self.durations.app_added(id);
+        }
         // Room for every app in the busy list, so heartbeats never grow it.
         self.busy
             .reserve(self.apps.len().saturating_sub(self.busy.len()));
@@ -530,7 +538,7 @@ impl Session {
                 problem: "a container finished, but none granted to it is running".into(),
             });
         }
-        self.container_finished(node)?;
+        self.container_finished_of(node, Some(app))?;
         let now = self.now_ms;
         let a = &mut self.apps[app as usize];
         a.advance(now);
@@ -541,6 +549,14 @@ impl Session {
 
     /// A container on `node` finished (its slot is free for planning again).
     pub fn container_finished(&mut self, node: NodeId) -> Result<(), SessionError> {
+        self.container_finished_of(node, None)
+    }
+
+    fn container_finished_of(
+        &mut self,
+        node: NodeId,
+        app: Option<AppId>,
+    ) -> Result<(), SessionError> {
         self.node(node)?;
         let n = &mut self.nodes[node as usize];
         if n.running == 0 {
@@ -552,6 +568,9 @@ impl Session {
         }
         n.running -= 1;
         self.running_total -= 1;
+        if self.dynamic.priced {
+            self.durations.finished(node, app, self.now_ms);
+        }
         Ok(())
     }
 }

@@ -3,6 +3,7 @@
 
 use super::events::adjust_askers;
 use super::*;
+use crate::policy::asm1_priced::{remote_factor, start_delay_waves, take_remote, Price};
 
 /// How often (ms of heartbeat time) the stall detector looks.
 const STALL_CHECK_MS: i64 = 10_000;
@@ -296,6 +297,7 @@ impl Session {
             steal,
             spill,
             delay,
+            priced,
             ..
         } = self.dynamic;
         if delay {
@@ -311,6 +313,9 @@ impl Session {
             if let Some(s) = self.steal(node, free) {
                 return Some(s);
             }
+        }
+        if priced {
+            return self.priced(node, free);
         }
         if !spill {
             // Local work first; then groups whose locality wait reached the
@@ -342,6 +347,113 @@ impl Session {
                 None
             }
         })
+    }
+
+    /// `asm1-priced` once stealing found nothing (see `policy::asm1_priced`):
+    /// local work; a group at the locality-wait cap; the task the plan
+    /// starts last (the back of the longest queue) if [`take_remote`] says
+    /// waiting for its holder is costlier; location-less asks (reducers).
+    /// Otherwise the slot stays idle this heartbeat. Host asks that no
+    /// installed plan holds yet have no price: they wait for the plan, a
+    /// holder's heartbeat or the cap.
+    fn priced(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
+        if self.askers[self.nodes[node as usize].name as usize] > 0 {
+            if let Some(s) = self.serve_asking(node, free) {
+                return Some(s);
+            }
+        }
+        if let Some(s) = self.serve_starving(node, free) {
+            return Some(s);
+        }
+        if let Some(s) = self.priced_spill(node, free) {
+            return Some(s);
+        }
+        if self.location_less == 0 {
+            return None;
+        }
+        self.serve_fifo(node, free, |g, _| {
+            g.counts.is_empty().then_some(Locality::OffSwitch)
+        })
+    }
+
+    /// The remote candidate of [`Self::priced`]: the last valid entry that
+    /// fits (within the last `STEAL_SCAN`) of the longest queue, taken off
+    /// that queue if its price says so.
+    fn priced_spill(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
+        if self.queued_total == 0 {
+            return None;
+        }
+        let mut victim = NONE;
+        let mut longest = 0;
+        for &i in &self.steal_candidates {
+            let n = &self.nodes[i as usize];
+            if n.alive && i != node && n.queue.len() > longest {
+                longest = n.queue.len();
+                victim = i;
+            }
+        }
+        if victim == NONE {
+            return None;
+        }
+        let me = &self.nodes[node as usize];
+        let v = &self.nodes[victim as usize];
+        let (pos, s) = (v.queue.len().saturating_sub(STEAL_SCAN)..v.queue.len())
+            .rev()
+            .find_map(|i| {
+                let s = self.resolve(&v.queue[i])?;
+                let g = &self.apps[s.app as usize].groups[s.group as usize];
+                if !g.relax || !free.fits(&g.capability) {
+                    return None;
+                }
+                let locality = if g.asked(me.rack) {
+                    Locality::Rack
+                } else {
+                    Locality::OffSwitch
+                };
+                let s = Slot { locality, ..s };
+                self.valid(me, &s).then_some((i, s))
+            })?;
+        let cluster = self.durations.mean_ms();
+        let (holder_ms, task_ms) = match cluster {
+            // Before any container finished, in units of one duration.
+            None => (1.0, 1.0),
+            Some(all) => (all, self.durations.app_mean_ms(s.app).unwrap_or(all)),
+        };
+        // Its planned holder, or another that steals it once its queue is done.
+        let at = |h: &NodeState, ahead: usize| {
+            let slots = h.capacity.slots_of(&self.min_ask);
+            start_delay_waves(ahead.min(u32::MAX as usize) as u32, h.running, slots)
+        };
+        let g = &self.apps[s.app as usize].groups[s.group as usize];
+        let waves = g
+            .pool
+            .replicas
+            .of(s.task as usize)
+            .iter()
+            .filter(|&&h| h != victim && h != node)
+            .filter_map(|&h| self.nodes.get(h as usize).filter(|n| n.alive))
+            .map(|h| at(h, h.queue.len()))
+            .fold(at(v, pos), f64::min);
+        let price = Price {
+            waves,
+            holder_ms,
+            task_ms,
+            remote_factor: remote_factor(&self.cfg.cost),
+        };
+        let take = take_remote(&price);
+        tracing::trace!(
+            take,
+            waves,
+            holder_ms,
+            task_ms,
+            "spindle: priced locality wait"
+        );
+        if !take {
+            return None;
+        }
+        self.nodes[victim as usize].queue.remove(pos)?;
+        self.queued_total -= 1;
+        Some(s)
     }
 
     /// The first group in FIFO order (then priority) with host or rack asks
@@ -663,6 +775,9 @@ impl Session {
     /// grant when it matches. The planned task is marked started: a guess,
     /// since the AM picks its own task (see `revive_exact`).
     fn commit(&mut self, node: NodeId, s: Slot, free: &mut Resources, out: &mut Vec<Grant>) {
+        if self.dynamic.priced {
+            self.durations.started(node, s.app, self.now_ms);
+        }
         let n = &mut self.nodes[node as usize];
         n.running += 1;
         let now = self.now_ms;

@@ -24,6 +24,7 @@ use thiserror::Error;
 use serde::{Deserialize, Serialize};
 
 use crate::model::{Bipartite, CostModel, Csr, Locality, NodeId, Problem, NONE};
+use crate::policy::asm1_priced::Durations;
 use crate::policy::compile_time::Rule;
 use crate::policy::delay::{LocalityDelay, Offer};
 use crate::policy::fair::FairLocality;
@@ -177,7 +178,7 @@ pub struct SessionConfig {
     /// Locality delay of the `hadoop-default` policy.
     pub delay: LocalityDelay,
     /// Hard cap on a locality wait (`spindle.locality.max-wait-ms`): under a
-    /// local-only policy, an ask group with host or rack asks that has had no
+    /// local-only policy or `asm1-priced`, an ask group with host or rack asks that has had no
     /// container for this long takes a rack-local, then off-switch, free
     /// slot before any location-less ask (reducers) does. Negative: wait
     /// for ever (the policies as their papers state them).
@@ -615,6 +616,8 @@ pub struct Session {
     spc_fallback: bool,
     /// Most LP jobs under [`JobOrder::Spc`] ([`SPC_MAX_LP_JOBS`]).
     spc_max_jobs: usize,
+    /// Observed container durations (kept for priced locality waits).
+    durations: Durations,
 }
 
 mod background;
@@ -675,6 +678,7 @@ impl Session {
             spc_cuts: Arc::default(),
             spc_fallback: false,
             spc_max_jobs: SPC_MAX_LP_JOBS,
+            durations: Durations::default(),
         }
     }
 

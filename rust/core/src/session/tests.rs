@@ -944,3 +944,171 @@ fn remaining_work_is_estimated_from_the_first_progress_report() {
     let r = s.apps[app as usize].remaining_ms(20_000).unwrap();
     assert!((r - 35_000.0).abs() < 1.0, "0.7 * 10 s / 0.2, got {r}");
 }
+
+/// `asm1-priced` with one holder h1 (`slots` containers) asked for `tasks`
+/// maps, and h2 on its rack holding nothing: h1 takes what fits at 0.
+fn priced(slots: i32, tasks: i32, max_wait_ms: i64) -> (Session, NodeId, NodeId, AppId) {
+    let mut s = Session::new(SessionConfig {
+        policy: PolicyKind::Asm1Priced,
+        max_wait_ms,
+        stall_ms: 60_000,
+        ..SessionConfig::default()
+    });
+    let big = Resources::new(1024 * slots as i64, slots);
+    let h1 = s.add_node("h1", "/r1", big, 1.0).unwrap();
+    let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+    let app = s.add_app("application_1_0001", 1.0, 0).unwrap();
+    for res in ["h1", "/r1", ANY] {
+        s.update_ask(app, 20, res, tasks, cap(), true).unwrap();
+    }
+    let mut out = Vec::new();
+    s.node_heartbeat(h1, big, 0, &mut out).unwrap();
+    let took = out.iter().map(|g| g.count).sum::<u32>();
+    assert_eq!(took as i32, tasks.min(slots));
+    (s, h1, h2, app)
+}
+
+/// Issue 11 D: h1's last queued map starts when one of its 4 running
+/// containers ends (a quarter of a duration), far below the remote
+/// penalty (2 durations at the default factor 3): h2 keeps its slot idle,
+/// where asm1-comm takes the map remote at once.
+#[test]
+fn asm1_priced_waits_when_the_holder_frees_soon() {
+    let (mut s, _h1, h2, _app) = priced(4, 5, -1);
+    let mut out = Vec::new();
+    for t in 1..=30 {
+        s.node_heartbeat(h2, cap(), t * 1_000, &mut out).unwrap();
+        assert!(out.is_empty(), "at {t} s: {out:?}");
+    }
+    let mut comm = session(PolicyKind::Asm1Comm);
+    let big = Resources::new(4096, 4);
+    let c1 = comm.add_node("h1", "/r1", big, 1.0).unwrap();
+    let c2 = comm.add_node("h2", "/r1", cap(), 1.0).unwrap();
+    let app = comm.add_app("application_1_0001", 1.0, 0).unwrap();
+    for res in ["h1", "/r1", ANY] {
+        comm.update_ask(app, 20, res, 5, cap(), true).unwrap();
+    }
+    comm.node_heartbeat(c1, big, 0, &mut out).unwrap();
+    comm.node_heartbeat(c2, cap(), 1_000, &mut out).unwrap();
+    assert_eq!(out.len(), 1, "asm1-comm spills at once");
+}
+
+/// One slot and 5 maps queued behind the running one: the last starts 5
+/// durations from now, more than the remote penalty: h2 takes it, on h1's
+/// rack, and it leaves h1's queue.
+#[test]
+fn asm1_priced_spills_when_the_holder_is_busy_for_long() {
+    let (mut s, h1, h2, app) = priced(1, 6, -1);
+    assert_eq!(s.queued()[h1 as usize], 5);
+    let mut out = Vec::new();
+    s.node_heartbeat(h2, cap(), 1_000, &mut out).unwrap();
+    assert_eq!(
+        out,
+        vec![Grant {
+            app,
+            priority: 20,
+            count: 1,
+            locality: Locality::Rack
+        }]
+    );
+    assert_eq!(s.queued()[h1 as usize], 4);
+    // (h2's container is taken as done.) The back of 4 starts 4 durations
+    // on, then 3: both worth it; the back of 2 starts in 2, a tie: wait.
+    let mut remote = 0;
+    for t in 2..=10 {
+        s.node_heartbeat(h2, cap(), t * 1_000, &mut out).unwrap();
+        remote += out.iter().map(|g| g.count).sum::<u32>();
+    }
+    assert_eq!(remote, 2);
+    assert_eq!(s.queued()[h1 as usize], 2);
+}
+
+/// The price reads the durations observed: this job's maps took 2 s,
+/// another job's container 200 s, so the cluster's mean is 51.5 s. A map
+/// queued on h1 behind that job's running container waits one cluster
+/// duration (51.5 s), more than its remote penalty (2 x 2 s): h2 takes it.
+/// Before any duration was seen the same wait is one unit against two,
+/// and h2 waits (`asm1_priced_waits_when_the_holder_frees_soon`'s rule).
+#[test]
+fn asm1_priced_prices_with_the_durations_it_observed() {
+    let (mut control, _, h2, _) = priced(1, 2, -1);
+    let mut out = Vec::new();
+    control.node_heartbeat(h2, cap(), 1_000, &mut out).unwrap();
+    assert!(out.is_empty(), "no durations yet: one wave is below two");
+
+    let mut s = Session::new(SessionConfig {
+        policy: PolicyKind::Asm1Priced,
+        max_wait_ms: -1,
+        ..SessionConfig::default()
+    });
+    let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+    let h3 = s.add_node("h3", "/r1", cap(), 1.0).unwrap();
+    let none = Resources::new(0, 0);
+    let short = s.add_app("application_1_0001", 1.0, 0).unwrap();
+    for res in ["h3", "/r1", ANY] {
+        s.update_ask(short, 20, res, 3, cap(), true).unwrap();
+    }
+    for t in [0, 2_000, 4_000] {
+        s.node_heartbeat(h3, cap(), t, &mut out).unwrap();
+        assert_eq!(out.len(), 1);
+        s.node_heartbeat(h3, none, t + 2_000, &mut out).unwrap();
+        s.app_container_finished(h3, short).unwrap();
+    }
+    let long = s.add_app("application_1_0002", 1.0, 6_000).unwrap();
+    s.update_ask(long, 10, ANY, 2, cap(), true).unwrap();
+    for h in [h1, h2] {
+        s.node_heartbeat(h, cap(), 6_000, &mut out).unwrap();
+        assert_eq!(out.len(), 1, "the location-less asks run");
+    }
+    s.node_heartbeat(h2, none, 206_000, &mut out).unwrap();
+    s.app_container_finished(h2, long).unwrap();
+    assert_eq!(s.durations.app_mean_ms(short), Some(2_000.0));
+    assert_eq!(s.durations.mean_ms(), Some(51_500.0));
+    for res in ["h1", "/r1", ANY] {
+        s.update_ask(short, 20, res, 1, cap(), true).unwrap();
+    }
+    s.node_heartbeat(h2, cap(), 207_000, &mut out).unwrap();
+    assert_eq!(
+        out,
+        vec![Grant {
+            app: short,
+            priority: 20,
+            count: 1,
+            locality: Locality::Rack
+        }]
+    );
+}
+
+/// The hard cap: a group that got no container for `max_wait_ms` is
+/// served anyway, even where the price says wait.
+#[test]
+fn asm1_priced_serves_a_group_at_the_cap() {
+    let (mut s, _h1, h2, app) = priced(4, 5, 3_000);
+    let mut out = Vec::new();
+    s.node_heartbeat(h2, cap(), 2_000, &mut out).unwrap();
+    assert!(out.is_empty(), "2 s is within the cap");
+    s.node_heartbeat(h2, cap(), 3_500, &mut out).unwrap();
+    assert_eq!(
+        out,
+        vec![Grant {
+            app,
+            priority: 20,
+            count: 1,
+            locality: Locality::Rack
+        }]
+    );
+}
+
+/// No task starves unseen: with no cap and a holder that never frees, the
+/// priced wait goes on, and the stall detector names the group once.
+#[test]
+fn asm1_priced_waits_are_seen_by_the_stall_detector() {
+    let (mut s, _h1, h2, _app) = priced(4, 5, -1);
+    let mut out = Vec::new();
+    for t in (1_000..=200_000).step_by(1_000) {
+        s.node_heartbeat(h2, cap(), t, &mut out).unwrap();
+        assert!(out.is_empty());
+    }
+    assert_eq!(s.stalled_groups(), 1);
+}
