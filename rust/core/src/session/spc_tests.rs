@@ -127,7 +127,10 @@ fn job_order_names_round_trip() {
     for o in JobOrder::ALL {
         assert_eq!(JobOrder::from_name(o.name()), Some(o));
     }
-    assert_eq!(JobOrder::names(), "fifo, weighted-remaining, spc");
+    assert_eq!(
+        JobOrder::names(),
+        "fifo, weighted-remaining, spc, spc-identical, spc-map-only, huwf, tetris"
+    );
     assert_eq!(JobOrder::from_name("lifo"), None);
 }
 
