@@ -105,7 +105,8 @@ impl PlanResult {
     }
 
     /// Under [`JobOrder::Spc`]: the LP jobs (open stages) of this plan and
-    /// whether it solved the LP over them (false: it fell back).
+    /// whether it solved the LP over them (false: it fell back); 0 LP jobs
+    /// under HUWF's and Tetris's orders, which solve none.
     pub fn spc_lp(&self) -> Option<(usize, bool)> {
         self.order.as_ref().map(|o| (o.lp_jobs, !o.fallback))
     }

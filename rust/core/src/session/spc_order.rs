@@ -180,11 +180,12 @@ pub(super) fn spc_order(
         stage.push(s);
     }
     if closed_form {
+        // No LP solved.
         return SpcOrder {
             keys: closed,
             cuts: None,
             fallback: false,
-            lp_jobs,
+            lp_jobs: 0,
         };
     }
     let preds = Csr::from_rows(preds);
