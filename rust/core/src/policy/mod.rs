@@ -344,14 +344,11 @@ impl PolicyKind {
         }
     }
 
-    /// Looks a policy up by its command-line name. A job scheduler's name
-    /// ([`ScheduleKind`]) that is no policy here is an error saying where it runs.
+    /// Looks a policy up by its command-line name (every [`ScheduleKind`]
+    /// is one too).
     pub fn from_name(name: &str) -> Result<PolicyKind, CoreError> {
         if let Some(p) = PolicyKind::ALL.into_iter().find(|p| p.name() == name) {
             return Ok(p);
-        }
-        if let Some(k) = ScheduleKind::from_name(name) {
-            return Err(CoreError::ScheduleOnly { policy: k.name() });
         }
         None.ok_or_else(|| CoreError::UnknownPolicy {
             name: name.to_string(),
@@ -600,8 +597,7 @@ pub trait JobScheduler: Send + Sync {
 /// baselines of seed 002, over an instance's jobs in `spindle plan` and
 /// `spindle repro spc`. Each is also a [`PolicyKind`] of the same name, a
 /// job order over the live applications and a placement, in the simulator
-/// and the Session. A job scheduler without one would be refused there by
-/// name ([`CoreError::ScheduleOnly`]).
+/// and the Session.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ScheduleKind {
     Spc,
