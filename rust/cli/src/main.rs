@@ -313,7 +313,8 @@ struct SimulateArgs {
     /// Order of jobs under planned policies: weighted-remaining (least
     /// pending containers over weight first), fifo (submission order) or
     /// spc (S-PC's LP order, re-solved at each plan; weighted-remaining
-    /// above 200 open stages).
+    /// above 200 open stages), or a seed 002 baseline's order:
+    /// spc-identical, spc-map-only, huwf, tetris (see the README).
     #[arg(long, default_value = "weighted-remaining", value_parser = parse_job_order)]
     job_order: JobOrder,
 }

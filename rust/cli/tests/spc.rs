@@ -58,34 +58,27 @@ fn plan_spc_reports_metrics_and_task_times() {
 }
 
 #[test]
-fn schedule_policies_are_refused_by_the_simulator_by_name() {
-    let o = spindle(&["simulate", "-p", "spc-identical", "--nodes", "4"]);
-    assert!(!o.status.success());
-    assert!(
-        stderr(&o).contains("policy spc-identical schedules whole jobs on machines of different speeds (seed 002) and runs only in `spindle plan` and `spindle repro spc`"),
-        "{}",
-        stderr(&o)
-    );
-}
-
-#[test]
-fn spc_and_spc_local_run_in_the_simulator() {
-    let o = spindle(&[
-        "simulate",
-        "-p",
+fn spc_and_its_baselines_run_in_the_simulator() {
+    let names = [
         "spc",
-        "-p",
         "spc-local",
-        "--nodes",
-        "8",
-        "--max-jobs",
-        "4",
-        "--no-wall-clock",
-    ]);
+        "spc-identical",
+        "spc-map-only",
+        "fifo",
+        "huwf",
+        "tetris",
+    ];
+    let mut args = vec!["simulate"];
+    for n in names {
+        args.extend(["-p", n]);
+    }
+    args.extend(["--nodes", "8", "--max-jobs", "4", "--no-wall-clock"]);
+    let o = spindle(&args);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    for name in ["spc ", "spc-local "] {
-        assert!(out.lines().any(|l| l.starts_with(name)), "{out}");
+    for name in names {
+        let prefix = format!("{name} ");
+        assert!(out.lines().any(|l| l.starts_with(&prefix)), "{out}");
     }
 }
 

@@ -9,8 +9,6 @@ pub enum CoreError {
     UnknownPolicy { name: String, known: String },
     #[error("policy {policy} decides at heartbeats and has no offline plan; run it in `spindle simulate`")]
     NoOfflinePlan { policy: &'static str },
-    #[error("policy {policy} schedules whole jobs on machines of different speeds (seed 002) and runs only in `spindle plan` and `spindle repro spc`; the simulator and the Session do not run it yet")]
-    ScheduleOnly { policy: &'static str },
     #[error("instance has no nodes (field \"nodes\" is empty)")]
     NoNodes,
     #[error("nodes[{index}]: host {host:?} appears twice")]

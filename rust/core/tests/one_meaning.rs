@@ -165,3 +165,58 @@ fn a_priced_wait_is_the_same_in_the_executor_and_the_session() {
     // The COMM policy on the same plan never waits.
     assert!(session_spills(PolicyKind::Asm1Comm, 2, 600));
 }
+
+/// Seed 002's baselines mean the same in `spindle plan`, the offline
+/// planner and the Session: four tasks held by node 0 of two one-slot
+/// nodes, node 0 three times faster. Identical-machine believes them equal
+/// and splits the tasks; S-PC, Map-only, HUWF and Tetris (Algorithm 2 on
+/// one job) keep three on the fast node; FIFO takes the node free first.
+#[test]
+fn the_baselines_mean_the_same_in_plan_the_planner_and_the_session() {
+    use spindle_core::spc::JobSet;
+    use spindle_core::{Instance, ScheduleKind};
+    let inst = Instance::from_json(
+        r#"{"nodes":[{"host":"n0","speed":3},{"host":"n1","speed":1}],
+            "jobs":[{"id":"j","tasks":[
+                {"id":"t0","replicas":["n0"]},{"id":"t1","replicas":["n0"]},
+                {"id":"t2","replicas":["n0"]},{"id":"t3","replicas":["n0"]}]}]}"#,
+    )
+    .unwrap();
+    let jobs = JobSet::from_instance(&inst);
+    let per_node = |node_of: &[u32]| {
+        let mut c = vec![0usize; 2];
+        for &n in node_of {
+            c[n as usize] += 1;
+        }
+        c
+    };
+    for kind in ScheduleKind::ALL {
+        let policy = PolicyKind::from_name(kind.name()).unwrap();
+        let o = kind.scheduler().schedule(&jobs, &inst.problem, 7).unwrap();
+        let want = per_node(&o.schedule.assignment.node_of);
+        let expect = match policy {
+            PolicyKind::SpcIdentical => vec![2, 2],
+            PolicyKind::SpcLocal => want.clone(),
+            _ => vec![3, 1],
+        };
+        assert_eq!(want, expect, "{policy}: plan");
+        let a = policy.planner().unwrap().plan(&inst.problem, 7);
+        assert_eq!(per_node(&a.node_of), want, "{policy}: planner");
+        let mut s = Session::new(SessionConfig {
+            policy,
+            ..SessionConfig::default()
+        });
+        s.add_node("n0", "/r0", cap(), 3.0).unwrap();
+        s.add_node("n1", "/r0", cap(), 1.0).unwrap();
+        let app = s.add_app("app", 1.0, 0).unwrap();
+        for res in ["n0", "/r0", ANY] {
+            s.update_ask(app, 20, res, 4, cap(), true).unwrap();
+        }
+        s.plan_if_dirty();
+        assert_eq!(s.queued(), want, "{policy}: Session");
+        assert_eq!(Some(s.job_order()), policy.job_order(), "{policy}");
+        // The policy's order stays whatever order is configured.
+        s.set_job_order(spindle_core::session::JobOrder::WeightedRemaining);
+        assert_eq!(Some(s.job_order()), policy.job_order(), "{policy}");
+    }
+}

@@ -1042,18 +1042,16 @@ fn policy(c: &Configuration) -> Result<String, ConfError> {
             format!("holds {var}}}, which no property or environment variable defines"),
         ));
     }
-    spindle_core::PolicyKind::from_name(&v).map_err(|e| {
+    spindle_core::PolicyKind::from_name(&v).map_err(|_| {
         let known: Vec<&str> = spindle_core::PolicyKind::ALL
             .iter()
             .map(|p| p.name())
             .collect();
-        let what = if matches!(e, spindle_core::CoreError::ScheduleOnly { .. }) {
-            // S-PC and its baselines (seed 002) run in `spindle plan` only.
-            "is a job scheduler that the Session does not run yet; policies it runs"
-        } else {
-            "is not a policy; known policies"
-        };
-        c.bad(keys::POLICY, &v, format!("{what}: {}", known.join(", ")))
+        c.bad(
+            keys::POLICY,
+            &v,
+            format!("is not a policy; known policies: {}", known.join(", ")),
+        )
     })?;
     Ok(v)
 }

@@ -359,12 +359,16 @@ fn a_bad_policy_names_file_key_and_a_short_value() {
         e.contains("spindle-site.xml:3: property spindle.policy: \"lifo\" is not a policy; known policies: asm1, asm1-comm"),
         "{e}"
     );
-    // A job scheduler (seed 002) is named as one the Session cannot run.
-    let e = settings_error(&[(keys::POLICY, "spc-identical")]);
-    assert!(
-        e.contains("property spindle.policy: \"spc-identical\" is a job scheduler that the Session does not run yet; policies it runs: asm1, asm1-comm"),
-        "{e}"
-    );
+    // Seed 002's baselines are policies the Session runs.
+    let d = dir("settings-baseline");
+    std::fs::write(
+        d.join("spindle-site.xml"),
+        site(&[(keys::POLICY, "spc-identical")]),
+    )
+    .unwrap();
+    let c = Configuration::load_dir(&d).unwrap();
+    let sc = Settings::from_conf(&c).unwrap().session_config(1).unwrap();
+    assert_eq!(sc.policy.name(), "spc-identical");
     let e = settings_error(&[(keys::POLICY, "${spindle.nothing}")]);
     assert!(
         e.ends_with("property spindle.policy: \"${spindle.nothing}\" holds ${spindle.nothing}, which no property or environment variable defines"),

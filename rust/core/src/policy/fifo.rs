@@ -4,8 +4,9 @@
 //! released, before its maps finish, and waits there (Hadoop's reduce
 //! slow-start: the paper's "reduce tasks occupy all fast machines").
 
-use super::JobScheduler;
+use super::{JobScheduler, Planner};
 use crate::model::Problem;
+use crate::plan::Assignment;
 use crate::spc::schedule::{place, Pick, Rules};
 use crate::spc::{JobSet, Outcome, SpcError};
 
@@ -28,5 +29,22 @@ impl JobScheduler for Fifo {
             },
         )?;
         Ok(Outcome { schedule, lp: None })
+    }
+}
+
+/// In the Session: applications in submission order
+/// ([`crate::session::JobOrder::Fifo`]), each task to the node free first
+/// whatever its speed. Reducers are never planned (no early holds): they
+/// take containers at heartbeats as any fallback does.
+impl Planner for Fifo {
+    fn name(&self) -> &'static str {
+        "fifo"
+    }
+
+    fn plan(&self, problem: &Problem, seed: u64) -> Assignment {
+        crate::spc::place_all(problem, Pick::FirstFree, seed).unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "fifo: placement refused; planning with asm1");
+            super::asm1::Asm1.plan(problem, seed)
+        })
     }
 }

@@ -5,8 +5,9 @@
 //! adds its later stages', its weight is the largest among them, and a
 //! stage never goes before its predecessors.
 
-use super::JobScheduler;
+use super::{JobScheduler, Planner};
 use crate::model::Problem;
+use crate::plan::Assignment;
 use crate::spc::schedule::{place, Pick, Rules};
 use crate::spc::{lp_jobs, JobSet, Outcome, SpcError, Speeds};
 
@@ -29,5 +30,21 @@ impl JobScheduler for Huwf {
         let pick = vec![Pick::EarliestCompletion; jobs.len()];
         let schedule = place(jobs, problem, &Rules::new(&order, &pick, seed))?;
         Ok(Outcome { schedule, lp: None })
+    }
+}
+
+/// In the Session applications rank by unit weight over their open stages
+/// ([`crate::session::JobOrder::Huwf`]); their tasks, in that order, go to
+/// the node completing them earliest.
+impl Planner for Huwf {
+    fn name(&self) -> &'static str {
+        "huwf"
+    }
+
+    fn plan(&self, problem: &Problem, seed: u64) -> Assignment {
+        crate::spc::place_all(problem, Pick::EarliestCompletion, seed).unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "huwf: placement refused; planning with asm1");
+            super::asm1::Asm1.plan(problem, seed)
+        })
     }
 }

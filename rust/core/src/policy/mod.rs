@@ -185,12 +185,19 @@ pub enum PolicyKind {
     Spc,
     /// S-PC's order, placement weighing data locality (issue 12 item 4).
     SpcLocal,
+    /// Seed 002's baselines (Sect. VI): Identical-machine, Map-only, FIFO,
+    /// HUWF and Tetris-like, each a job order and a placement.
+    SpcIdentical,
+    SpcMapOnly,
+    Fifo,
+    Huwf,
+    Tetris,
     /// ASM1's plan, stealing, then a locality wait priced from the plan.
     Asm1Priced,
 }
 
 impl PolicyKind {
-    pub const ALL: [PolicyKind; 35] = [
+    pub const ALL: [PolicyKind; 40] = [
         PolicyKind::Asm1,
         PolicyKind::Asm1Comm,
         PolicyKind::Greedy,
@@ -225,6 +232,11 @@ impl PolicyKind {
         PolicyKind::LocAwareClairAvgComm,
         PolicyKind::Spc,
         PolicyKind::SpcLocal,
+        PolicyKind::SpcIdentical,
+        PolicyKind::SpcMapOnly,
+        PolicyKind::Fifo,
+        PolicyKind::Huwf,
+        PolicyKind::Tetris,
         PolicyKind::Asm1Priced,
     ];
 
@@ -264,14 +276,35 @@ impl PolicyKind {
             PolicyKind::LocAwareClairAvgComm => "locaware-clair-avg-comm",
             PolicyKind::Spc => "spc",
             PolicyKind::SpcLocal => "spc-local",
+            PolicyKind::SpcIdentical => "spc-identical",
+            PolicyKind::SpcMapOnly => "spc-map-only",
+            PolicyKind::Fifo => "fifo",
+            PolicyKind::Huwf => "huwf",
+            PolicyKind::Tetris => "tetris",
             PolicyKind::Asm1Priced => "asm1-priced",
         }
     }
 
-    /// S-PC's own policies: the Session orders their queues by
-    /// [`crate::session::JobOrder::Spc`] whatever the configured order.
+    /// Seed 002's policies (S-PC and its baselines): the Session orders
+    /// their queues by their own job order whatever the configured one, and
+    /// their plans hold remote choices.
     pub fn spc_order(self) -> bool {
-        matches!(self, PolicyKind::Spc | PolicyKind::SpcLocal)
+        self.job_order().is_some()
+    }
+
+    /// The application order a policy is one half of (seed 002's: a job
+    /// order and a placement), `None` for the others.
+    pub fn job_order(self) -> Option<crate::session::JobOrder> {
+        use crate::session::JobOrder as O;
+        match self {
+            PolicyKind::Spc | PolicyKind::SpcLocal => Some(O::Spc),
+            PolicyKind::SpcIdentical => Some(O::SpcIdentical),
+            PolicyKind::SpcMapOnly => Some(O::SpcMapOnly),
+            PolicyKind::Fifo => Some(O::Fifo),
+            PolicyKind::Huwf => Some(O::Huwf),
+            PolicyKind::Tetris => Some(O::Tetris),
+            _ => None,
+        }
     }
 
     /// MAKESPAN-ORIENTED policies run local tasks only; COMM-ORIENTED ones
@@ -319,14 +352,11 @@ impl PolicyKind {
         }
     }
 
-    /// Looks a policy up by its command-line name. A job scheduler's name
-    /// ([`ScheduleKind`]) that is no policy here is an error saying where it runs.
+    /// Looks a policy up by its command-line name (every [`ScheduleKind`]
+    /// is one too).
     pub fn from_name(name: &str) -> Result<PolicyKind, CoreError> {
         if let Some(p) = PolicyKind::ALL.into_iter().find(|p| p.name() == name) {
             return Ok(p);
-        }
-        if let Some(k) = ScheduleKind::from_name(name) {
-            return Err(CoreError::ScheduleOnly { policy: k.name() });
         }
         None.ok_or_else(|| CoreError::UnknownPolicy {
             name: name.to_string(),
@@ -376,6 +406,11 @@ impl PolicyKind {
             PolicyKind::LocAwareClairAvgComm => Some(&CLAIR[3]),
             PolicyKind::Spc => Some(&spc::Spc),
             PolicyKind::SpcLocal => Some(&spc_local::SpcLocal),
+            PolicyKind::SpcIdentical => Some(&spc_identical::SpcIdentical),
+            PolicyKind::SpcMapOnly => Some(&spc_map_only::SpcMapOnly),
+            PolicyKind::Fifo => Some(&fifo::Fifo),
+            PolicyKind::Huwf => Some(&huwf::Huwf),
+            PolicyKind::Tetris => Some(&tetris::Tetris),
             PolicyKind::Asm1Priced => Some(&asm1_priced::Asm1Priced),
         }
     }
@@ -545,7 +580,13 @@ impl PolicyKind {
             // S-PC's plan already holds its remote choices (each task on
             // the machine finishing it first): an idle node takes a local
             // task, never another remote one (its queue is the plan's).
-            PolicyKind::Spc | PolicyKind::SpcLocal => Dynamic {
+            PolicyKind::Spc
+            | PolicyKind::SpcLocal
+            | PolicyKind::SpcIdentical
+            | PolicyKind::SpcMapOnly
+            | PolicyKind::Fifo
+            | PolicyKind::Huwf
+            | PolicyKind::Tetris => Dynamic {
                 planned: true,
                 steal: true,
                 ..d
@@ -575,9 +616,10 @@ pub trait JobScheduler: Send + Sync {
 }
 
 /// The job schedulers by name: S-PC, its locality-aware form and the
-/// baselines of seed 002. They run in `spindle plan` and `spindle repro
-/// spc`; the simulator and the Session run `spc` and `spc-local` (their
-/// [`PolicyKind`]s) and refuse the others by name ([`CoreError::ScheduleOnly`]).
+/// baselines of seed 002, over an instance's jobs in `spindle plan` and
+/// `spindle repro spc`. Each is also a [`PolicyKind`] of the same name, a
+/// job order over the live applications and a placement, in the simulator
+/// and the Session.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ScheduleKind {
     Spc,
@@ -648,19 +690,13 @@ mod tests {
     }
 
     #[test]
-    fn job_schedulers_are_refused_by_name_where_they_cannot_run() {
+    fn every_job_scheduler_is_a_policy_of_the_same_name() {
         for k in ScheduleKind::ALL {
             assert_eq!(ScheduleKind::from_name(k.name()), Some(k));
-            if let Some(p) = PolicyKind::ALL.iter().find(|p| p.name() == k.name()) {
-                // S-PC's own: the same name in every engine.
-                assert!(p.spc_order(), "{p}");
-                assert_eq!(p.planner().map(|x| x.name()), Some(k.name()));
-                continue;
-            }
-            assert_eq!(
-                PolicyKind::from_name(k.name()).unwrap_err().to_string(),
-                format!("policy {} schedules whole jobs on machines of different speeds (seed 002) and runs only in `spindle plan` and `spindle repro spc`; the simulator and the Session do not run it yet", k.name())
-            );
+            let p = PolicyKind::from_name(k.name()).unwrap();
+            assert!(p.spc_order(), "{p}");
+            assert!(p.dynamic().planned, "{p}");
+            assert_eq!(p.planner().map(|x| x.name()), Some(k.name()));
         }
     }
 
@@ -676,7 +712,7 @@ mod tests {
         let err = PolicyKind::from_name("lifo").unwrap_err().to_string();
         assert_eq!(
             err,
-            "unknown policy \"lifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm, hadoop-default, hadoop-fair, hadoop-fair-0.5, mb, bar, hds, ds0.15, ds0.25, gcc, labl, labl+1, labl-always, round-robin, static-asm1, asm1-makespan, asm1-comm-steal, maestro, maestro-comm, locaware-min, locaware-min-comm, locaware-avg, locaware-avg-comm, etf, etf-comm, locaware-clair-min, locaware-clair-min-comm, locaware-clair-avg, locaware-clair-avg-comm, spc, spc-local, asm1-priced"
+            "unknown policy \"lifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm, hadoop-default, hadoop-fair, hadoop-fair-0.5, mb, bar, hds, ds0.15, ds0.25, gcc, labl, labl+1, labl-always, round-robin, static-asm1, asm1-makespan, asm1-comm-steal, maestro, maestro-comm, locaware-min, locaware-min-comm, locaware-avg, locaware-avg-comm, etf, etf-comm, locaware-clair-min, locaware-clair-min-comm, locaware-clair-avg, locaware-clair-avg-comm, spc, spc-local, spc-identical, spc-map-only, fifo, huwf, tetris, asm1-priced"
         );
     }
 }

@@ -2,8 +2,9 @@
 //! the same speed, for the LP and for placement; the tasks then run at the
 //! machines' real speeds in the queues so decided.
 
-use super::JobScheduler;
+use super::{JobScheduler, Planner};
 use crate::model::Problem;
+use crate::plan::Assignment;
 use crate::spc::schedule::{place, Pick, Rules};
 use crate::spc::{lp, lp_jobs, JobSet, Outcome, SpcError, Speeds};
 
@@ -31,5 +32,21 @@ impl JobScheduler for SpcIdentical {
         )?;
         // Its LP is over machines that do not exist: no lower bound to report.
         Ok(Outcome { schedule, lp: None })
+    }
+}
+
+/// In the Session the LP as if every node had speed 1 orders the
+/// applications ([`crate::session::JobOrder::SpcIdentical`]); this planner
+/// places their tasks, in that order, believing every node at speed 1.
+impl Planner for SpcIdentical {
+    fn name(&self) -> &'static str {
+        "spc-identical"
+    }
+
+    fn plan(&self, problem: &Problem, seed: u64) -> Assignment {
+        crate::spc::place_all_identical(problem, seed).unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "spc-identical: placement refused; planning with asm1");
+            super::asm1::Asm1.plan(problem, seed)
+        })
     }
 }

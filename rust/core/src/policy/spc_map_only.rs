@@ -3,8 +3,9 @@
 //! last predecessor in the order and its tasks go to random nodes ("scheduling
 //! reduce tasks to random machines", the paper's reading of this baseline).
 
-use super::JobScheduler;
+use super::{JobScheduler, Planner};
 use crate::model::{Csr, Problem};
+use crate::plan::Assignment;
 use crate::spc::schedule::{place, Pick, Rules};
 use crate::spc::{lp, lp_jobs, JobSet, Outcome, SpcError, Speeds};
 
@@ -51,5 +52,23 @@ impl JobScheduler for SpcMapOnly {
             .collect();
         let schedule = place(jobs, problem, &Rules::new(&order, &pick, seed))?;
         Ok(Outcome { schedule, lp: None })
+    }
+}
+
+/// In the Session the LP over the map stages orders the applications
+/// ([`crate::session::JobOrder::SpcMapOnly`]). The planner places located
+/// asks only (maps), by Algorithm 2; reducers (location-less asks) are never
+/// planned and go to whichever node frees first, the Session's counterpart
+/// of "reduce tasks to random machines".
+impl Planner for SpcMapOnly {
+    fn name(&self) -> &'static str {
+        "spc-map-only"
+    }
+
+    fn plan(&self, problem: &Problem, seed: u64) -> Assignment {
+        crate::spc::place_all(problem, Pick::EarliestCompletion, seed).unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "spc-map-only: placement refused; planning with asm1");
+            super::asm1::Asm1.plan(problem, seed)
+        })
     }
 }

@@ -5,8 +5,9 @@
 //! its rounds: a stage's score adds its later stages', and a stage never
 //! goes before its predecessors.
 
-use super::JobScheduler;
+use super::{JobScheduler, Planner};
 use crate::model::Problem;
+use crate::plan::Assignment;
 use crate::spc::schedule::{place, Pick, Rules};
 use crate::spc::{lp_jobs, JobSet, Outcome, SpcError, Speeds};
 
@@ -31,5 +32,21 @@ impl JobScheduler for Tetris {
         let pick = vec![Pick::EarliestCompletion; jobs.len()];
         let schedule = place(jobs, problem, &Rules::new(&order, &pick, seed))?;
         Ok(Outcome { schedule, lp: None })
+    }
+}
+
+/// In the Session applications rank by the score over their open stages
+/// ([`crate::session::JobOrder::Tetris`]); their tasks, in that order, go
+/// to the node completing them earliest.
+impl Planner for Tetris {
+    fn name(&self) -> &'static str {
+        "tetris"
+    }
+
+    fn plan(&self, problem: &Problem, seed: u64) -> Assignment {
+        crate::spc::place_all(problem, Pick::EarliestCompletion, seed).unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "tetris: placement refused; planning with asm1");
+            super::asm1::Asm1.plan(problem, seed)
+        })
     }
 }

@@ -262,7 +262,7 @@ impl Session {
             // host's lock); ties by submission, then registration. Under
             // S-PC the last plan's LP key comes first (apps not yet planned
             // have an infinite one, so they follow, by remaining work).
-            let spc = self.cfg.job_order == JobOrder::Spc;
+            let spc = self.cfg.job_order.computed();
             let mut keyed: Vec<(f64, f64, i64, AppId)> = self
                 .app_order
                 .iter()

@@ -210,6 +210,20 @@ pub enum JobOrder {
     /// ([`PlanRequest::plan`]), never at a heartbeat; above
     /// [`SPC_MAX_LP_JOBS`] stages it falls back to `WeightedRemaining`.
     Spc,
+    /// [`JobOrder::Spc`] as if every node had speed 1 (seed 002's
+    /// Identical-machine baseline).
+    SpcIdentical,
+    /// [`JobOrder::Spc`] over the map stages alone (seed 002's Map-only
+    /// baseline): the LP holds no reduce stage; an application with only
+    /// reducers left (its maps done) ranks first, as its map's past `C_j`.
+    SpcMapOnly,
+    /// High unit weight first (seed 002 Sect. VI.B): weight over the
+    /// execution time of the open stages (`p_j / mu_j` each), highest first.
+    Huwf,
+    /// Tetris-like (seed 002 Sect. VI.B): resource-usage score, summed over
+    /// the open stages (`min(t_j, m) * p_j / mu_j`), smallest first;
+    /// weights are not read.
+    Tetris,
 }
 
 /// Most LP jobs (open stages of live applications) [`JobOrder::Spc`]
@@ -218,14 +232,32 @@ pub enum JobOrder {
 pub const SPC_MAX_LP_JOBS: usize = 200;
 
 impl JobOrder {
-    pub const ALL: [JobOrder; 3] = [JobOrder::Fifo, JobOrder::WeightedRemaining, JobOrder::Spc];
+    pub const ALL: [JobOrder; 7] = [
+        JobOrder::Fifo,
+        JobOrder::WeightedRemaining,
+        JobOrder::Spc,
+        JobOrder::SpcIdentical,
+        JobOrder::SpcMapOnly,
+        JobOrder::Huwf,
+        JobOrder::Tetris,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             JobOrder::Fifo => "fifo",
             JobOrder::WeightedRemaining => "weighted-remaining",
             JobOrder::Spc => "spc",
+            JobOrder::SpcIdentical => "spc-identical",
+            JobOrder::SpcMapOnly => "spc-map-only",
+            JobOrder::Huwf => "huwf",
+            JobOrder::Tetris => "tetris",
         }
+    }
+
+    /// Computed in planning step 2 from the applications' work (seed 002's
+    /// job orders), the key installed with the plan.
+    pub fn computed(self) -> bool {
+        !matches!(self, JobOrder::Fifo | JobOrder::WeightedRemaining)
     }
 
     pub fn from_name(name: &str) -> Option<JobOrder> {
@@ -635,9 +667,9 @@ mod tests;
 
 impl Session {
     pub fn new(mut cfg: SessionConfig) -> Session {
-        if cfg.policy.spc_order() {
-            // S-PC's policies are its order and its placement together.
-            cfg.job_order = JobOrder::Spc;
+        if let Some(order) = cfg.policy.job_order() {
+            // Seed 002's policies are a job order and a placement together.
+            cfg.job_order = order;
         }
         Session {
             dynamic: cfg.policy.dynamic(),
@@ -683,9 +715,10 @@ impl Session {
     }
 
     /// Replaces the application order ([`SessionConfig::job_order`]); S-PC's
-    /// own policies keep [`JobOrder::Spc`]. Applies from the next plan.
+    /// and its baselines keep their own ([`PolicyKind::job_order`]).
+    /// Applies from the next plan.
     pub fn set_job_order(&mut self, order: JobOrder) {
-        if !self.cfg.policy.spc_order() {
+        if self.cfg.policy.job_order().is_none() {
             self.cfg.job_order = order;
         }
         self.rebuild_app_order();

@@ -105,7 +105,8 @@ impl PlanResult {
     }
 
     /// Under [`JobOrder::Spc`]: the LP jobs (open stages) of this plan and
-    /// whether it solved the LP over them (false: it fell back).
+    /// whether it solved the LP over them (false: it fell back); 0 LP jobs
+    /// under HUWF's and Tetris's orders, which solve none.
     pub fn spc_lp(&self) -> Option<(usize, bool)> {
         self.order.as_ref().map(|o| (o.lp_jobs, !o.fallback))
     }
@@ -232,7 +233,7 @@ impl Session {
             let Some(a) = self.apps.get_mut(app as usize).filter(|a| a.alive) else {
                 continue;
             };
-            if r.job_order == JobOrder::Spc {
+            if r.job_order.computed() {
                 let (mut located, mut anywhere) = (0u64, 0u64);
                 for g in &a.groups {
                     let n = g.any.max(0) as u64;
@@ -446,9 +447,10 @@ impl PlanRequest {
         // side, never at a heartbeat), else the Session's order at the
         // request (groups come in it).
         let mut rank: HashMap<AppId, usize> = HashMap::new();
-        if self.job_order == JobOrder::Spc {
+        if self.job_order.computed() {
             let speeds = crate::spc::Speeds::from_nodes(&problem.node_speed, &problem.node_slots);
             let o = spc_order(
+                self.job_order,
                 &self.spc_apps,
                 &speeds,
                 &self.spc_cuts,

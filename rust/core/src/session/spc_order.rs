@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use super::AppId;
+use super::{AppId, JobOrder};
 use crate::model::Csr;
 use crate::spc::lp::LpJob;
 use crate::spc::online::KeyedCuts;
@@ -54,20 +54,24 @@ pub(super) struct SpcOrder {
     pub lp_jobs: usize,
 }
 
-/// Ranks `apps` by the LP's `C_j` of their first open stage (maps, else
-/// reducers). Above `max_jobs` LP jobs, or if the LP fails, ranks by
+/// Ranks `apps` by `order` ([`JobOrder::Spc`] and seed 002's baselines):
+/// under the LP orders by the LP's `C_j` of their first open stage (maps,
+/// else reducers). Above `max_jobs` LP jobs, or if the LP fails, ranks by
 /// pending containers over weight and says so in the log once (until the
-/// LP is back).
+/// LP is back). HUWF and Tetris rank by their closed-form keys.
 pub(super) fn spc_order(
+    order: JobOrder,
     apps: &[AppWork],
     speeds: &Speeds,
     cuts: &KeyedCuts,
     was_fallback: bool,
     max_jobs: usize,
 ) -> SpcOrder {
+    // Map-only's LP holds no reduce stage.
+    let reduces = order != JobOrder::SpcMapOnly;
     let lp_jobs: usize = apps
         .iter()
-        .map(|a| usize::from(a.located > 0) + usize::from(a.anywhere > 0))
+        .map(|a| usize::from(a.located > 0) + usize::from(reduces && a.anywhere > 0))
         .sum();
     let weighted_remaining = |fallback: bool| SpcOrder {
         keys: apps
@@ -78,7 +82,8 @@ pub(super) fn spc_order(
         fallback,
         lp_jobs,
     };
-    if lp_jobs > max_jobs {
+    let closed_form = matches!(order, JobOrder::Huwf | JobOrder::Tetris);
+    if lp_jobs > max_jobs && !closed_form {
         if !was_fallback {
             tracing::warn!(
                 lp_jobs,
@@ -95,6 +100,14 @@ pub(super) fn spc_order(
     } else {
         1.0
     };
+    // Identical-machine: the same work on machines all of speed 1.
+    let ones;
+    let lp_speeds = if order == JobOrder::SpcIdentical {
+        ones = speeds.as_identical();
+        &ones
+    } else {
+        speeds
+    };
     let known: Vec<f64> = apps.iter().filter_map(|a| a.mean_ms).collect();
     let default_ms = if known.is_empty() {
         DEFAULT_CONTAINER_MS
@@ -106,6 +119,8 @@ pub(super) fn spc_order(
     let mut preds: Vec<Vec<u32>> = Vec::with_capacity(lp_jobs);
     // Per app: its map and reduce stage's LP index.
     let mut stage: Vec<[Option<u32>; 2]> = Vec::with_capacity(apps.len());
+    // Per app: HUWF's or Tetris's key.
+    let mut closed: Vec<(AppId, f64)> = Vec::new();
     for a in apps {
         // Per container: the AM's progress, corrected for start-up (seed 002
         // Sect. V), spread over what is left to run; else the mean duration.
@@ -114,21 +129,45 @@ pub(super) fn spc_order(
             None => a.mean_ms.unwrap_or(default_ms),
         };
         let work = per_ms / 1e3 * slot_speed;
+        if closed_form {
+            // The paper's job is all its rounds: its stages' times add up.
+            let (mut time, mut score) = (0.0, 0.0);
+            for count in [a.located, a.anywhere] {
+                let t = LpJob {
+                    p: count as f64 * work,
+                    mu_j: speeds.mu_q(count),
+                    release: 0.0,
+                    weight: a.weight,
+                }
+                .min_time();
+                time += t;
+                score += count.min(speeds.machines()) as f64 * t;
+            }
+            let key = if order == JobOrder::Huwf {
+                // Descending unit weight; an app without work comes first.
+                -(a.weight / f64::max(time, f64::MIN_POSITIVE))
+            } else {
+                score
+            };
+            closed.push((a.app, key));
+            continue;
+        }
         let mut s = [None, None];
         for (k, count) in [a.located, a.anywhere].into_iter().enumerate() {
-            if count == 0 {
+            if count == 0 || (k == 1 && !reduces) {
                 continue;
             }
             s[k] = Some(jobs.len() as u32);
             keys.push(u64::from(a.app) * 2 + k as u64);
-            let share = if k == 0 && a.anywhere > 0 {
+            // Map-only: the map stage is the whole job, with its weight.
+            let share = if k == 0 && a.anywhere > 0 && reduces {
                 MAP_STAGE_WEIGHT
             } else {
                 1.0
             };
             jobs.push(LpJob {
                 p: count as f64 * work,
-                mu_j: speeds.mu_q(count),
+                mu_j: lp_speeds.mu_q(count),
                 release: 0.0,
                 weight: a.weight * share,
             });
@@ -140,8 +179,17 @@ pub(super) fn spc_order(
         }
         stage.push(s);
     }
+    if closed_form {
+        // No LP solved.
+        return SpcOrder {
+            keys: closed,
+            cuts: None,
+            fallback: false,
+            lp_jobs: 0,
+        };
+    }
     let preds = Csr::from_rows(preds);
-    match cuts.solve(&keys, &jobs, &preds, speeds.mu(), 0.0, true) {
+    match cuts.solve(&keys, &jobs, &preds, lp_speeds.mu(), 0.0, true) {
         Ok((sol, next)) => {
             if was_fallback {
                 tracing::info!(lp_jobs, "S-PC job order: back to the LP");
@@ -151,10 +199,13 @@ pub(super) fn spc_order(
                 .zip(&stage)
                 .map(|(a, s)| {
                     let first = s[0].or(s[1]);
-                    (
-                        a.app,
-                        first.map_or(f64::INFINITY, |j| sol.completion[j as usize]),
-                    )
+                    let key = match first {
+                        Some(j) => sol.completion[j as usize],
+                        // Map-only: reducers left alone, its maps done.
+                        None if !reduces && a.anywhere > 0 => 0.0,
+                        None => f64::INFINITY,
+                    };
+                    (a.app, key)
                 })
                 .collect();
             SpcOrder {
@@ -203,7 +254,14 @@ mod tests {
     fn the_order_follows_the_lp_completion_times() {
         // Equal weights: the short job completes first in the LP (Smith).
         let apps = [app(0, 1.0, 40, 4), app(1, 1.0, 4, 1), app(2, 1.0, 12, 0)];
-        let o = spc_order(&apps, &speeds(), &KeyedCuts::default(), false, 200);
+        let o = spc_order(
+            JobOrder::Spc,
+            &apps,
+            &speeds(),
+            &KeyedCuts::default(),
+            false,
+            200,
+        );
         assert!(!o.fallback);
         assert_eq!(o.lp_jobs, 5);
         assert_eq!(order(&o), vec![1, 2, 0]);
@@ -219,23 +277,51 @@ mod tests {
     #[test]
     fn weights_change_the_order() {
         let light = [app(0, 1.0, 8, 0), app(1, 1.0, 16, 0)];
-        let o = spc_order(&light, &speeds(), &KeyedCuts::default(), false, 200);
+        let o = spc_order(
+            JobOrder::Spc,
+            &light,
+            &speeds(),
+            &KeyedCuts::default(),
+            false,
+            200,
+        );
         assert_eq!(order(&o), vec![0, 1]);
         // Weight 4 on the longer job: w/p = 4/16 > 1/8, it goes first.
         let heavy = [app(0, 1.0, 8, 0), app(1, 4.0, 16, 0)];
-        let o = spc_order(&heavy, &speeds(), &KeyedCuts::default(), false, 200);
+        let o = spc_order(
+            JobOrder::Spc,
+            &heavy,
+            &speeds(),
+            &KeyedCuts::default(),
+            false,
+            200,
+        );
         assert_eq!(order(&o), vec![1, 0]);
     }
 
     #[test]
     fn warm_cuts_give_the_same_order() {
         let apps = [app(0, 2.0, 30, 3), app(1, 1.0, 6, 2), app(2, 3.0, 12, 1)];
-        let cold = spc_order(&apps, &speeds(), &KeyedCuts::default(), false, 200);
+        let cold = spc_order(
+            JobOrder::Spc,
+            &apps,
+            &speeds(),
+            &KeyedCuts::default(),
+            false,
+            200,
+        );
         let cuts = cold.cuts.clone().expect("the LP ran");
         // One app gone, another shrunk: the kept cuts still start the solve.
         let next = [app(0, 2.0, 20, 3), app(2, 3.0, 12, 1)];
-        let warm = spc_order(&next, &speeds(), &cuts, false, 200);
-        let fresh = spc_order(&next, &speeds(), &KeyedCuts::default(), false, 200);
+        let warm = spc_order(JobOrder::Spc, &next, &speeds(), &cuts, false, 200);
+        let fresh = spc_order(
+            JobOrder::Spc,
+            &next,
+            &speeds(),
+            &KeyedCuts::default(),
+            false,
+            200,
+        );
         assert_eq!(order(&warm), order(&fresh));
         for (a, b) in warm.keys.iter().zip(&fresh.keys) {
             assert!(
@@ -249,13 +335,27 @@ mod tests {
     fn above_the_bound_it_ranks_by_weighted_remaining() {
         // Three open stages over a bound of 2.
         let apps = [app(0, 1.0, 9, 1), app(1, 3.0, 6, 0)];
-        let o = spc_order(&apps, &speeds(), &KeyedCuts::default(), false, 2);
+        let o = spc_order(
+            JobOrder::Spc,
+            &apps,
+            &speeds(),
+            &KeyedCuts::default(),
+            false,
+            2,
+        );
         assert!(o.fallback);
         assert!(o.cuts.is_none());
         assert_eq!(o.lp_jobs, 3);
         assert_eq!(o.keys, vec![(0, 10.0), (1, 2.0)]);
         assert_eq!(order(&o), vec![1, 0]);
-        let o = spc_order(&apps, &speeds(), &KeyedCuts::default(), true, 3);
+        let o = spc_order(
+            JobOrder::Spc,
+            &apps,
+            &speeds(),
+            &KeyedCuts::default(),
+            true,
+            3,
+        );
         assert!(!o.fallback);
     }
 
@@ -264,11 +364,25 @@ mod tests {
         // Same containers, but app 0's run 10 times longer: it goes last.
         let mut a = [app(0, 1.0, 8, 0), app(1, 1.0, 12, 0)];
         a[0].mean_ms = Some(10_000.0);
-        let o = spc_order(&a, &speeds(), &KeyedCuts::default(), false, 200);
+        let o = spc_order(
+            JobOrder::Spc,
+            &a,
+            &speeds(),
+            &KeyedCuts::default(),
+            false,
+            200,
+        );
         assert_eq!(order(&o), vec![1, 0]);
         // Unknown durations take the mean of the known ones.
         a[1].mean_ms = None;
-        let o = spc_order(&a, &speeds(), &KeyedCuts::default(), false, 200);
+        let o = spc_order(
+            JobOrder::Spc,
+            &a,
+            &speeds(),
+            &KeyedCuts::default(),
+            false,
+            200,
+        );
         assert_eq!(order(&o), vec![0, 1]);
     }
 
@@ -279,8 +393,95 @@ mod tests {
             let mut a = [app(0, 1.0, 4, 1), app(1, 1.0, 4, 1)];
             a[long].remaining_ms = Some(50.0 * 1_000.0);
             a[long].running = 5;
-            let o = spc_order(&a, &speeds(), &KeyedCuts::default(), false, 200);
+            let o = spc_order(
+                JobOrder::Spc,
+                &a,
+                &speeds(),
+                &KeyedCuts::default(),
+                false,
+                200,
+            );
             assert_eq!(order(&o), want);
         }
+    }
+
+    fn run(order: JobOrder, apps: &[AppWork], speeds: &Speeds) -> SpcOrder {
+        spc_order(order, apps, speeds, &KeyedCuts::default(), false, 200)
+    }
+
+    #[test]
+    fn identical_machines_ignore_the_speeds() {
+        // One fast slot (8) and one slow (1). App 0: 2 maps; app 1: one map
+        // weighing 1.6. On the real speeds app 0 runs both on the fast slot
+        // (0.25 s) or spreads them; app 1 takes 1/8 s: Smith's ratios decide.
+        let fast = Speeds::from_nodes(&[8.0, 1.0], &[1, 1]);
+        let ones = fast.as_identical();
+        assert_eq!(ones.mu(), 2.0);
+        assert_eq!(ones.machines(), 2);
+        let apps = [app(0, 1.0, 2, 0), app(1, 1.0, 1, 0)];
+        // Identical: both in one wave (1 s each); the LP's C_j ties; the
+        // keys equal those of S-PC over speeds all 1 with the same work.
+        let a = run(JobOrder::SpcIdentical, &apps, &fast);
+        assert!(!a.fallback);
+        let work = fast.mu() / 2.0;
+        for &(x, c) in &a.keys {
+            // p / mu_j with mu_j the count's slots at speed 1.
+            let w = &apps[x as usize];
+            let own = w.located as f64 * work / ones.mu_q(w.located);
+            assert!(c >= own - 1e-9, "{x}: {c} < {own}");
+        }
+        // The real speeds give other keys (the fast slot shortens app 1).
+        let r = run(JobOrder::Spc, &apps, &fast);
+        assert_ne!(a.keys, r.keys);
+    }
+
+    #[test]
+    fn map_only_drops_the_reduce_stages() {
+        // App 0: few maps, many reducers; app 1: more maps, no reducer.
+        let apps = [app(0, 1.0, 2, 40), app(1, 1.0, 6, 0), app(2, 1.0, 0, 3)];
+        let m = run(JobOrder::SpcMapOnly, &apps, &speeds());
+        assert_eq!(m.lp_jobs, 2, "the map stages only");
+        // App 2's maps are done: first; then the short map stage.
+        assert_eq!(order(&m), vec![2, 0, 1]);
+        assert_eq!(m.keys[2].1, 0.0);
+        // With its reducers in the LP, app 0 (42 containers) goes last.
+        let full = run(JobOrder::Spc, &apps, &speeds());
+        assert_eq!(full.lp_jobs, 4);
+        assert_eq!(order(&full), vec![2, 1, 0]);
+    }
+
+    #[test]
+    fn huwf_ranks_by_weight_over_execution_time() {
+        // Four slots of speed 1, 1 s containers: app 0 has 8 maps (2 s on
+        // four slots) and weight 3, app 1 one reducer (1 s) and weight 1,
+        // app 2 4 maps + 4 reducers (1 s + 1 s) and weight 1.
+        let sp = speeds();
+        let apps = [app(0, 3.0, 8, 0), app(1, 1.0, 0, 1), app(2, 1.0, 4, 4)];
+        let o = run(JobOrder::Huwf, &apps, &sp);
+        assert!(o.cuts.is_none());
+        assert_eq!(o.keys, vec![(0, -1.5), (1, -1.0), (2, -0.5)]);
+        assert_eq!(order(&o), vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn tetris_ranks_by_resource_usage_not_weight() {
+        // Score: min(count, 4 slots) times p / mu_j, summed over stages.
+        let sp = speeds();
+        let apps = [app(0, 9.0, 8, 0), app(1, 1.0, 0, 1), app(2, 1.0, 2, 2)];
+        let o = run(JobOrder::Tetris, &apps, &sp);
+        // 4 * 2 = 8; 1 * 1 = 1; 2 * 1 + 2 * 1 = 4.
+        assert_eq!(o.keys, vec![(0, 8.0), (1, 1.0), (2, 4.0)]);
+        assert_eq!(order(&o), vec![1, 2, 0]);
+        // Closed forms: no LP bound applies.
+        let many: Vec<AppWork> = (0..10).map(|a| app(a, 1.0, 3, 3)).collect();
+        let o = spc_order(
+            JobOrder::Tetris,
+            &many,
+            &sp,
+            &KeyedCuts::default(),
+            false,
+            2,
+        );
+        assert!(!o.fallback);
     }
 }

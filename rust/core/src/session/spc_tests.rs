@@ -127,7 +127,10 @@ fn job_order_names_round_trip() {
     for o in JobOrder::ALL {
         assert_eq!(JobOrder::from_name(o.name()), Some(o));
     }
-    assert_eq!(JobOrder::names(), "fifo, weighted-remaining, spc");
+    assert_eq!(
+        JobOrder::names(),
+        "fifo, weighted-remaining, spc, spc-identical, spc-map-only, huwf, tetris"
+    );
     assert_eq!(JobOrder::from_name("lifo"), None);
 }
 
@@ -147,4 +150,38 @@ fn spc_local_queues_a_task_on_its_replica_holder() {
     }
     s.plan_if_dirty();
     assert_eq!(s.queued(), vec![0, 0, 1, 0]);
+}
+
+#[test]
+fn huwf_reads_the_weights_and_tetris_does_not() {
+    for (policy, want) in [
+        (PolicyKind::Huwf, ["heavy", "light"]),
+        (PolicyKind::Tetris, ["light", "heavy"]),
+        (PolicyKind::SpcIdentical, ["heavy", "light"]),
+        (PolicyKind::Fifo, ["heavy", "light"]),
+    ] {
+        let mut s = Session::new(SessionConfig {
+            policy,
+            ..SessionConfig::default()
+        });
+        s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+        let heavy = s.add_app("heavy", 1000.0, 0).unwrap();
+        let light = s.add_app("light", 1.0, 1).unwrap();
+        ask(&mut s, heavy, 20);
+        ask(&mut s, light, 4);
+        s.plan_if_dirty();
+        let names: Vec<&str> = s
+            .app_order
+            .iter()
+            .map(|&a| s.apps[a as usize].name.as_str())
+            .collect();
+        assert_eq!(names, want, "{policy}");
+        // The planned queue follows the order: the first app's tasks first.
+        let first = if want[0] == "heavy" { heavy } else { light };
+        assert_eq!(
+            s.nodes[0].queue.front().map(|q| q.app),
+            Some(first),
+            "{policy}"
+        );
+    }
 }

@@ -160,6 +160,16 @@ impl Speeds {
         Speeds::from_nodes(&ones, &problem.node_slots)
     }
 
+    /// The same slots, every one at speed 1.
+    pub fn as_identical(&self) -> Speeds {
+        let slots: Vec<u32> = self
+            .classes
+            .iter()
+            .map(|&(_, k)| k.min(u64::from(u32::MAX)) as u32)
+            .collect();
+        Speeds::from_nodes(&vec![1.0; slots.len()], &slots)
+    }
+
     pub fn from_nodes(speed: &[f64], slots: &[u32]) -> Speeds {
         let mut v: Vec<(f64, u64)> = speed
             .iter()
@@ -442,4 +452,20 @@ pub fn place_all(
     let jobs = JobSet::single(problem);
     schedule::place(&jobs, problem, &schedule::Rules::new(&[0], &[pick], seed))
         .map(|s| s.assignment)
+}
+
+/// [`place_all`] deciding on every node at speed 1 (the Identical-machine
+/// baseline, `spc-identical`); the real speeds still time the tasks.
+pub fn place_all_identical(
+    problem: &Problem,
+    seed: u64,
+) -> Result<crate::plan::Assignment, SpcError> {
+    let jobs = JobSet::single(problem);
+    let ones = vec![1.0; problem.num_nodes()];
+    let pick = [schedule::Pick::EarliestCompletion];
+    let rules = schedule::Rules {
+        believed_speed: Some(&ones),
+        ..schedule::Rules::new(&[0], &pick, seed)
+    };
+    schedule::place(&jobs, problem, &rules).map(|s| s.assignment)
 }

@@ -44,7 +44,8 @@ public final class SpindleCore implements Core {
     public long maxWaitMs = 3_000;
     /**
      * Order of applications under planned policies: fifo, weighted-remaining (pending containers
-     * over weight) or spc (S-PC's LP order); see {@code spindle.job.order}.
+     * over weight), spc (S-PC's LP order) or a seed 002 baseline's order (spc-identical,
+     * spc-map-only, huwf, tetris); see {@code spindle.job.order}.
      */
     public String jobOrder = "weighted-remaining";
   }
