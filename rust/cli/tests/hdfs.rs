@@ -85,10 +85,7 @@ fn plan_webhdfs_end_to_end() {
         )),
         "{out}"
     );
-    assert!(
-        out.contains("\npolicy asm1-comm: 6 tasks on 5 nodes;"),
-        "{out}"
-    );
+    assert!(out.contains("\npolicy asm1: 6 tasks on 5 nodes;"), "{out}");
     let rack_of = |host: &str| {
         out.lines()
             .find(|l| l.starts_with(host))
@@ -228,7 +225,7 @@ fn plan_fsck_and_splits_offline() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
-        stdout(&o).contains("policy asm1-comm: 2 tasks on 3 nodes;"),
+        stdout(&o).contains("policy asm1: 2 tasks on 3 nodes;"),
         "{}",
         stdout(&o)
     );

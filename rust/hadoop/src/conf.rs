@@ -883,7 +883,7 @@ pub const DEFAULTS: [(&str, &str); 24] = [
     (keys::TOPOLOGY_SCRIPT_ARGS, "100"),
     (keys::NM_HEARTBEAT, "1000"),
     // The same defaults as the RM plugin's SpindleSettings.java.
-    (keys::POLICY, "asm1-comm"),
+    (keys::POLICY, "asm1"),
     (keys::COST_LOCAL, "1.0"),
     (keys::COST_REMOTE, "3.0"),
     (keys::COST_REMOTE_GROWTH, "0.0"),

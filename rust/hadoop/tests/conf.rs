@@ -347,7 +347,7 @@ fn the_example_spindle_site_is_valid() {
     let mut c = Configuration::with_defaults();
     c.add_file(&path).unwrap();
     let s = Settings::from_conf(&c).unwrap();
-    assert_eq!(s.policy, "asm1-comm");
+    assert_eq!(s.policy, "asm1");
     assert_eq!(s.fallback, "fifo");
     assert_eq!(s.seed, 1);
     assert_eq!(s.webhdfs_connect_timeout, Duration::from_secs(60));

@@ -48,7 +48,7 @@ public final class SpindleSettings {
   public String libraryPath = "";
 
   private SpindleSettings() {
-    core.policy = "asm1-comm";
+    core.policy = "asm1";
   }
 
   /** Reads and validates every key; {@code get} returns null for an unset key. */

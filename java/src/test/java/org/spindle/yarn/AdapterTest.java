@@ -133,7 +133,7 @@ public final class AdapterTest {
 
   static void settings() {
     SpindleSettings d = SpindleSettings.read(k -> null);
-    check(d.core.policy.equals("asm1-comm"), d.core.policy);
+    check(d.core.policy.equals("asm1"), d.core.policy);
     check(d.fallback == SpindleSettings.Fallback.FIFO, "fallback " + d.fallback);
     check(d.core.nodeLocalityDelay == 40 && d.core.rackLocalityAdditionalDelay == -1, "delays");
     Map<String, String> m = new HashMap<>();
@@ -196,7 +196,7 @@ public final class AdapterTest {
         "spindle.webhdfs.connect-timeout", "spindle.webhdfs.read-timeout"));
     check(values.size() == SpindleSettings.KEYS.length, "unknown keys in " + f + ": " + values.keySet());
     SpindleSettings s = SpindleSettings.read(values::get); // the example values are valid
-    check(s.core.policy.equals("asm1-comm"), "example policy " + s.core.policy);
+    check(s.core.policy.equals("asm1"), "example policy " + s.core.policy);
   }
 
   static ResourceRequest request(int priority, String name, int count, long mb, boolean relax) {

@@ -94,6 +94,10 @@ final class MockCluster implements AutoCloseable {
   static YarnConfiguration conf(Sched s) throws IOException {
     YarnConfiguration conf = new YarnConfiguration();
     conf.set(YarnConfiguration.RM_SCHEDULER, s.className);
+    // The scenarios were written against asm1-comm (it spills at once, so
+    // their expected placements hold at the first heartbeat); the default
+    // asm1 waits up to spindle.locality.max-wait-ms for a replica holder.
+    conf.set(SpindleSettings.POLICY, "asm1-comm");
     conf.set("net.topology.node.switch.mapping.impl", "org.apache.hadoop.net.TableMapping");
     conf.set("net.topology.table.file.name", rackTable().getAbsolutePath());
     conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, GB);

@@ -57,7 +57,7 @@ import org.spindle.yarn.MockCluster.Sched;
  * the FairScheduler, and their grants are compared. Each scenario asserts
  * what every correct scheduler must do (all asks served, nothing on a
  * blacklisted node, metrics in range) and, for Spindle, where its policy
- * (asm1-comm, the default) puts containers. The comparison table is printed
+ * (asm1-comm, pinned in MockCluster.conf) puts containers. The comparison table is printed
  * at the end and written to target/scheduler-comparison.txt.
  */
 public class TestSchedulerScenarios {
