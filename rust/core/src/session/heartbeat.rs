@@ -187,7 +187,8 @@ impl Session {
     /// the job order decides who runs first, locality where. A job ranked
     /// behind the head waits its turn, as it would anyway.
     fn serve_overdue(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
-        if self.overdue.is_empty() {
+        // A cap switched off since the last look leaves nothing overdue.
+        if self.overdue.is_empty() || self.cfg.max_wait_ms < 0 {
             return None;
         }
         let n = &self.nodes[node as usize];

@@ -1114,3 +1114,29 @@ fn asm1_priced_waits_are_seen_by_the_stall_detector() {
     }
     assert_eq!(s.stalled_groups(), 1);
 }
+
+/// Switching the cap off (`set_max_wait_ms(-1)`) drops groups found
+/// overdue before: the next node serves its own queue.
+#[test]
+fn a_cap_switched_off_leaves_nothing_overdue() {
+    let mut s = ordered(JobOrder::WeightedRemaining);
+    let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+    let big = s.add_app("big", 1.0, 0).unwrap();
+    let small = s.add_app("small", 1.0, 1).unwrap();
+    for (app, host, n) in [(small, "h1", 1), (big, "h2", 10)] {
+        for res in [host, "/r1", ANY] {
+            s.update_ask(app, 20, res, n, cap(), true).unwrap();
+        }
+    }
+    let mut out = Vec::new();
+    s.node_heartbeat(h1, Resources::new(0, 0), 0, &mut out)
+        .unwrap();
+    // h1, still full, looks at 3.2 s: small's map is overdue.
+    s.node_heartbeat(h1, Resources::new(0, 0), 3_200, &mut out)
+        .unwrap();
+    s.set_max_wait_ms(-1);
+    s.node_heartbeat(h2, cap(), 3_500, &mut out).unwrap();
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].app, big, "no cap: h2 serves its queue");
+}
