@@ -211,13 +211,7 @@ impl Session {
             if !free.fits(&g.capability) {
                 continue;
             }
-            let locality = if g.asked(n.name) {
-                Locality::Node
-            } else if g.asked(n.rack) {
-                Locality::Rack
-            } else {
-                Locality::OffSwitch
-            };
+            let locality = g.level_on(n);
             return Some(Slot {
                 app,
                 group: gi,
@@ -384,18 +378,7 @@ impl Session {
         if self.queued_total == 0 {
             return None;
         }
-        let mut victim = NONE;
-        let mut longest = 0;
-        for &i in &self.steal_candidates {
-            let n = &self.nodes[i as usize];
-            if n.alive && i != node && n.queue.len() > longest {
-                longest = n.queue.len();
-                victim = i;
-            }
-        }
-        if victim == NONE {
-            return None;
-        }
+        let victim = self.longest_queue(node, 0)?;
         let me = &self.nodes[node as usize];
         let v = &self.nodes[victim as usize];
         let (pos, s) = (v.queue.len().saturating_sub(STEAL_SCAN)..v.queue.len())
@@ -480,13 +463,7 @@ impl Session {
                 if now.saturating_sub(g.wait_from) < cap || !free.fits(&g.capability) {
                     continue;
                 }
-                let locality = if g.asked(n.name) {
-                    Locality::Node
-                } else if g.asked(n.rack) {
-                    Locality::Rack
-                } else {
-                    Locality::OffSwitch
-                };
+                let locality = g.level_on(n);
                 return Some(Slot {
                     app,
                     group: gi as u32,
@@ -732,6 +709,21 @@ impl Session {
         })
     }
 
+    /// The live node other than `node`, among the steal candidates, with
+    /// the longest queue, if longer than `shorter`.
+    fn longest_queue(&self, node: NodeId, shorter: usize) -> Option<NodeId> {
+        let mut victim = None;
+        let mut longest = shorter;
+        for &i in &self.steal_candidates {
+            let n = &self.nodes[i as usize];
+            if n.alive && i != node && n.queue.len() > longest {
+                longest = n.queue.len();
+                victim = Some(i);
+            }
+        }
+        victim
+    }
+
     /// Stealing (seed 000 Sect. 7.1): take a task local to `node` from the
     /// node with the longest queue. Only from a queue of at least two, so the
     /// victim keeps work for itself and two nodes never trade a single task
@@ -740,18 +732,7 @@ impl Session {
         if self.queued_total == 0 {
             return None;
         }
-        let mut victim = NONE;
-        let mut longest = 1;
-        for &i in &self.steal_candidates {
-            let n = &self.nodes[i as usize];
-            if n.alive && i != node && n.queue.len() > longest {
-                longest = n.queue.len();
-                victim = i;
-            }
-        }
-        if victim == NONE {
-            return None;
-        }
+        let victim = self.longest_queue(node, 1)?;
         let me = &self.nodes[node as usize];
         let queue = &self.nodes[victim as usize].queue;
         // Widely replicated tasks sit at the back of a queue: look there first.

@@ -488,6 +488,17 @@ impl Group {
     fn asked(&self, name: u32) -> bool {
         self.counts.get(&name).copied().unwrap_or(0) > 0
     }
+
+    /// The most local level this group asks for on `node`.
+    fn level_on(&self, node: &NodeState) -> Locality {
+        if self.asked(node.name) {
+            Locality::Node
+        } else if self.asked(node.rack) {
+            Locality::Rack
+        } else {
+            Locality::OffSwitch
+        }
+    }
 }
 
 struct AppState {

@@ -250,18 +250,16 @@ mod tests {
         Speeds::from_nodes(&[1.0, 1.0], &[2, 2])
     }
 
+    /// `order` on two 2-slot nodes with no previous cuts, bound 200.
+    fn solve(order: JobOrder, apps: &[AppWork]) -> SpcOrder {
+        spc_order(order, apps, &speeds(), &KeyedCuts::default(), false, 200)
+    }
+
     #[test]
     fn the_order_follows_the_lp_completion_times() {
         // Equal weights: the short job completes first in the LP (Smith).
         let apps = [app(0, 1.0, 40, 4), app(1, 1.0, 4, 1), app(2, 1.0, 12, 0)];
-        let o = spc_order(
-            JobOrder::Spc,
-            &apps,
-            &speeds(),
-            &KeyedCuts::default(),
-            false,
-            200,
-        );
+        let o = solve(JobOrder::Spc, &apps);
         assert!(!o.fallback);
         assert_eq!(o.lp_jobs, 5);
         assert_eq!(order(&o), vec![1, 2, 0]);
@@ -277,51 +275,23 @@ mod tests {
     #[test]
     fn weights_change_the_order() {
         let light = [app(0, 1.0, 8, 0), app(1, 1.0, 16, 0)];
-        let o = spc_order(
-            JobOrder::Spc,
-            &light,
-            &speeds(),
-            &KeyedCuts::default(),
-            false,
-            200,
-        );
+        let o = solve(JobOrder::Spc, &light);
         assert_eq!(order(&o), vec![0, 1]);
         // Weight 4 on the longer job: w/p = 4/16 > 1/8, it goes first.
         let heavy = [app(0, 1.0, 8, 0), app(1, 4.0, 16, 0)];
-        let o = spc_order(
-            JobOrder::Spc,
-            &heavy,
-            &speeds(),
-            &KeyedCuts::default(),
-            false,
-            200,
-        );
+        let o = solve(JobOrder::Spc, &heavy);
         assert_eq!(order(&o), vec![1, 0]);
     }
 
     #[test]
     fn warm_cuts_give_the_same_order() {
         let apps = [app(0, 2.0, 30, 3), app(1, 1.0, 6, 2), app(2, 3.0, 12, 1)];
-        let cold = spc_order(
-            JobOrder::Spc,
-            &apps,
-            &speeds(),
-            &KeyedCuts::default(),
-            false,
-            200,
-        );
+        let cold = solve(JobOrder::Spc, &apps);
         let cuts = cold.cuts.clone().expect("the LP ran");
         // One app gone, another shrunk: the kept cuts still start the solve.
         let next = [app(0, 2.0, 20, 3), app(2, 3.0, 12, 1)];
         let warm = spc_order(JobOrder::Spc, &next, &speeds(), &cuts, false, 200);
-        let fresh = spc_order(
-            JobOrder::Spc,
-            &next,
-            &speeds(),
-            &KeyedCuts::default(),
-            false,
-            200,
-        );
+        let fresh = solve(JobOrder::Spc, &next);
         assert_eq!(order(&warm), order(&fresh));
         for (a, b) in warm.keys.iter().zip(&fresh.keys) {
             assert!(
@@ -364,25 +334,11 @@ mod tests {
         // Same containers, but app 0's run 10 times longer: it goes last.
         let mut a = [app(0, 1.0, 8, 0), app(1, 1.0, 12, 0)];
         a[0].mean_ms = Some(10_000.0);
-        let o = spc_order(
-            JobOrder::Spc,
-            &a,
-            &speeds(),
-            &KeyedCuts::default(),
-            false,
-            200,
-        );
+        let o = solve(JobOrder::Spc, &a);
         assert_eq!(order(&o), vec![1, 0]);
         // Unknown durations take the mean of the known ones.
         a[1].mean_ms = None;
-        let o = spc_order(
-            JobOrder::Spc,
-            &a,
-            &speeds(),
-            &KeyedCuts::default(),
-            false,
-            200,
-        );
+        let o = solve(JobOrder::Spc, &a);
         assert_eq!(order(&o), vec![0, 1]);
     }
 
@@ -393,14 +349,7 @@ mod tests {
             let mut a = [app(0, 1.0, 4, 1), app(1, 1.0, 4, 1)];
             a[long].remaining_ms = Some(50.0 * 1_000.0);
             a[long].running = 5;
-            let o = spc_order(
-                JobOrder::Spc,
-                &a,
-                &speeds(),
-                &KeyedCuts::default(),
-                false,
-                200,
-            );
+            let o = solve(JobOrder::Spc, &a);
             assert_eq!(order(&o), want);
         }
     }
