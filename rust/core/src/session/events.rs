@@ -415,6 +415,15 @@ impl Session {
                 ),
             ));
         }
+        // YARN normalises every ask up to the minimum allocation; a
+        // container of nothing would fit a node without end.
+        if count > 0 && capability.memory_mb == 0 && capability.vcores == 0 {
+            return Err(bad(
+                self,
+                "capability must not be zero (0 MB and 0 vcores) when containers are asked"
+                    .to_string(),
+            ));
+        }
         // Host asks become tasks for the planner (see `Limits`); rack and
         // ANY counts stay numbers. A name that is no node yet may become
         // one: planning clamps its count to the same limit.

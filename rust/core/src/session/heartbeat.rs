@@ -9,7 +9,8 @@ use crate::policy::asm1_priced::{remote_factor, start_delay_waves, take_remote, 
 const STALL_CHECK_MS: i64 = 10_000;
 
 /// Most containers one heartbeat grants. Free resources bound it for real
-/// asks; an ask of zero memory and zero vcores would fit for ever.
+/// asks (zero-sized ones are refused), but a 1 MB ask on a node that
+/// reports terabytes free would take millions.
 pub const MAX_GRANTS_PER_HEARTBEAT: u32 = 1024;
 
 /// How often (ms of heartbeat time) planned policies look for ask groups

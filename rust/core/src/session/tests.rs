@@ -906,17 +906,31 @@ fn an_overdue_map_of_a_higher_ranked_job_goes_before_another_nodes_queue() {
     }
 }
 
-/// A zero-sized ask fits any node for ever: one heartbeat grants at most
-/// [`heartbeat::MAX_GRANTS_PER_HEARTBEAT`] containers, not `i32::MAX`.
+/// A zero-sized ask would fit any node for ever: it is refused, naming the
+/// app, and a tiny one on a huge node is granted at most
+/// [`heartbeat::MAX_GRANTS_PER_HEARTBEAT`] containers a heartbeat, not
+/// `i32::MAX`.
 #[test]
-fn a_zero_sized_ask_is_granted_a_bounded_number_per_heartbeat() {
+fn zero_sized_asks_are_refused_and_tiny_ones_bounded_per_heartbeat() {
     let mut s = session(PolicyKind::Asm1Comm);
-    let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
-    let app = s.add_app("a", 1.0, 0).unwrap();
-    s.update_ask(app, 20, ANY, i32::MAX, Resources::new(0, 0), true)
+    let huge = Resources::new(i64::MAX / 2, i32::MAX);
+    let h1 = s.add_node("h1", "/r1", huge, 1.0).unwrap();
+    let app = s.add_app("application_1_0001", 1.0, 0).unwrap();
+    let err = s
+        .update_ask(app, 20, ANY, 5, Resources::new(0, 0), true)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("application_1_0001") && err.contains("capability must not be zero"),
+        "{err}"
+    );
+    // Cancelling with a zero capability is harmless.
+    s.update_ask(app, 20, ANY, 0, Resources::new(0, 0), true)
+        .unwrap();
+    s.update_ask(app, 20, ANY, i32::MAX, Resources::new(1, 0), true)
         .unwrap();
     let mut out = Vec::new();
-    s.node_heartbeat(h1, cap(), 0, &mut out).unwrap();
+    s.node_heartbeat(h1, huge, 0, &mut out).unwrap();
     let granted: u32 = out.iter().map(|g| g.count).sum();
     assert_eq!(granted, super::heartbeat::MAX_GRANTS_PER_HEARTBEAT);
 }
