@@ -17,6 +17,10 @@ pub const MAX_GRANTS_PER_HEARTBEAT: u32 = 1024;
 /// whose locality wait passed the cap (a scan of the busy applications).
 const OVERDUE_CHECK_MS: i64 = 500;
 
+/// How many of the first-ranked jobs a heartbeat offers its node-local
+/// work before its planned queue ([`Session::serve_ranked_local`]).
+const RANKED_LOCAL_JOBS: usize = 8;
+
 /// What the queue offers at a heartbeat.
 enum QueueHead {
     Take(Slot),
@@ -74,6 +78,10 @@ impl Session {
                 continue;
             }
             if let Some(slot) = self.serve_overdue(node, &free) {
+                self.commit(node, slot, &mut free, out);
+                continue;
+            }
+            if let Some(slot) = self.serve_ranked_local(node, &free) {
                 self.commit(node, slot, &mut free, out);
                 continue;
             }
@@ -155,6 +163,46 @@ impl Session {
                         priority: g.priority,
                         task: NONE,
                         locality: Locality::OffSwitch,
+                    });
+                }
+            }
+        }
+        None
+    }
+
+    /// The job order before the plan's placement. The plan gives each task
+    /// to one of its replica holders; when another holder frees a slot
+    /// first, its own queue may start with a later-ranked job while the
+    /// earlier job's task waits for the holder it was planned on. So a
+    /// node-local ask of a job ranked ahead of this node's queue head goes
+    /// first, as the CapacityScheduler serves the first application with
+    /// work local to the node; the entry planned elsewhere is dropped
+    /// lazily once its count is gone. A node with nothing queued is the
+    /// policy's fallback's (stealing keeps the plan's balance there).
+    fn serve_ranked_local(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
+        if !self.dynamic.planned || !self.cfg.job_order.job_aware() {
+            return None;
+        }
+        let n = &self.nodes[node as usize];
+        if self.askers[n.name as usize] == 0 {
+            return None;
+        }
+        let head_rank = self.rank.get(n.queue.front()?.app as usize).copied()?;
+        // The first few jobs only: they are the ones the order finishes
+        // next, and a bounded look keeps the heartbeat's cost flat however
+        // many applications ask for this host.
+        for &app in self.busy.iter().take(RANKED_LOCAL_JOBS) {
+            if self.rank[app as usize] >= head_rank {
+                break;
+            }
+            for (gi, g) in self.apps[app as usize].groups.iter().enumerate() {
+                if g.any > 0 && g.asked(n.name) && free.fits(&g.capability) {
+                    return Some(Slot {
+                        app,
+                        group: gi as u32,
+                        priority: g.priority,
+                        task: NONE,
+                        locality: Locality::Node,
                     });
                 }
             }

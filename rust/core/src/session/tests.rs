@@ -906,6 +906,43 @@ fn an_overdue_map_of_a_higher_ranked_job_goes_before_another_nodes_queue() {
     }
 }
 
+/// The job order goes before the plan's placement: the plan gives the small
+/// job's map to h1 (h2 holds the big job's three), but when h2 frees a slot
+/// first the small job, ranked ahead, takes it node-local instead of waiting
+/// for h1. Under FIFO order h2 serves its own queue.
+#[test]
+fn a_local_map_of_a_job_ranked_ahead_of_the_queue_head_goes_first() {
+    for (order, small_first) in [(JobOrder::WeightedRemaining, true), (JobOrder::Fifo, false)] {
+        let mut s = ordered(order);
+        let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+        let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+        let big = s.add_app("big", 1.0, 0).unwrap();
+        let small = s.add_app("small", 1.0, 1).unwrap();
+        for res in ["h2", "/r1", ANY] {
+            s.update_ask(big, 20, res, 3, cap(), true).unwrap();
+        }
+        for res in ["h1", "h2", "/r1", ANY] {
+            s.update_ask(small, 20, res, 1, cap(), true).unwrap();
+        }
+        let mut out = Vec::new();
+        s.node_heartbeat(h1, Resources::new(0, 0), 0, &mut out)
+            .unwrap();
+        assert_eq!(s.queued(), vec![1, 3], "{order:?}: the plan");
+        s.node_heartbeat(h2, cap(), 0, &mut out).unwrap();
+        let want = if small_first { small } else { big };
+        assert_eq!(
+            out,
+            vec![Grant {
+                app: want,
+                priority: 20,
+                count: 1,
+                locality: Locality::Node,
+            }],
+            "{order:?}"
+        );
+    }
+}
+
 /// A zero-sized ask would fit any node for ever: it is refused, naming the
 /// app, and a tiny one on a huge node is granted at most
 /// [`heartbeat::MAX_GRANTS_PER_HEARTBEAT`] containers a heartbeat, not
