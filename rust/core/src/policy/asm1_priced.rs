@@ -93,6 +93,23 @@ impl Planner for Asm1Priced {
     }
 }
 
+/// The plan, stealing, then a locality wait priced from the plan.
+impl crate::policy::Policy for Asm1Priced {
+    fn name(&self) -> &'static str {
+        Planner::name(self)
+    }
+    fn planner(&self) -> Option<&dyn Planner> {
+        Some(self)
+    }
+    fn on_free_slot(&self) -> crate::policy::FreeSlot {
+        crate::policy::FreeSlot::Priced
+    }
+    fn execute(&self, problem: &Problem, seed: u64) -> Option<crate::execute::Execution> {
+        let mut rule = Asm1PricedRule::new(problem, seed);
+        Some(crate::execute::execute(problem, &mut rule, seed))
+    }
+}
+
 /// The offline executor's form: the node's own queue, stealing a local task
 /// from the longest queue, then the priced spill from the back of the
 /// longest queue; a slot whose price says wait asks again at the next

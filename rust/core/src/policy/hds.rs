@@ -6,8 +6,8 @@
 
 use crate::model::Problem;
 use crate::plan::Assignment;
-use crate::policy::compile_time::{dispatch, Rule};
-use crate::policy::Planner;
+use crate::policy::compile_time::{dispatch, Dispatcher, Rule};
+use crate::policy::{FreeSlot, Planner};
 
 /// The HDS planner (compile-time form).
 #[derive(Clone, Copy, Debug, Default)]
@@ -21,6 +21,22 @@ impl Planner for Hds {
     fn plan(&self, problem: &Problem, seed: u64) -> Assignment {
         // HDS never skips, so the heartbeat plays no part.
         dispatch(problem, Rule::Any, 1.0, seed).assignment(problem)
+    }
+}
+
+/// Not planned in the Session: at heartbeats, local first, then any task.
+impl crate::policy::Policy for Hds {
+    fn name(&self) -> &'static str {
+        "hds"
+    }
+    fn planner(&self) -> Option<&dyn Planner> {
+        Some(self)
+    }
+    fn planned(&self) -> bool {
+        false
+    }
+    fn on_free_slot(&self) -> FreeSlot {
+        FreeSlot::Dispatch(Dispatcher::Any)
     }
 }
 

@@ -281,35 +281,30 @@ impl Session {
         }
     }
 
-    /// The policy's decision once the node's queue is empty. ASM1 hybrids
-    /// (seed 000 Sect. 7.1) first steal a task local to this node from the
-    /// longest queue; then applications are served in FIFO order, each at its
-    /// most local level, as Hadoop's FifoScheduler visits them: node-local,
-    /// then (COMM variants) rack-local and off-switch. Asks with no location
-    /// at all (reducers) have no local choice and are served by every policy.
+    /// The policy's decision once the node's queue is empty: its
+    /// [`FreeSlot`] (see `policy`). ASM1 hybrids (seed 000 Sect. 7.1) first
+    /// steal a task local to this node from the longest queue; then
+    /// applications are served in FIFO order, each at its most local level,
+    /// as Hadoop's FifoScheduler visits them: node-local, then (COMM
+    /// variants) rack-local and off-switch. Asks with no location at all
+    /// (reducers) have no local choice and are served by every policy.
     fn fallback(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
-        let Dynamic {
-            steal,
-            spill,
-            delay,
-            priced,
-            ..
-        } = self.dynamic;
-        if delay {
-            return self.delayed(node, free);
-        }
-        if let Some(rule) = self.cfg.policy.fair_locality() {
-            return self.fair(node, free, rule);
-        }
-        if let Some(rule) = self.cfg.policy.dispatch_rule(self.alive_nodes as usize) {
-            return self.dispatch(node, free, rule);
-        }
-        if steal {
+        let free_slot = self.dynamic.free_slot;
+        let spill = match free_slot {
+            FreeSlot::Delay => return self.delayed(node, free),
+            FreeSlot::Fair(rule) => return self.fair(node, free, rule),
+            FreeSlot::Dispatch(d) => {
+                return self.dispatch(node, free, d.rule(self.alive_nodes as usize))
+            }
+            FreeSlot::Local { .. } | FreeSlot::Priced => false,
+            FreeSlot::Spill { .. } => true,
+        };
+        if free_slot.steals() {
             if let Some(s) = self.steal(node, free) {
                 return Some(s);
             }
         }
-        if priced {
+        if matches!(free_slot, FreeSlot::Priced) {
             return self.priced(node, free);
         }
         if !spill {
