@@ -37,6 +37,7 @@ pub mod ds;
 pub mod etf;
 pub mod fair;
 pub mod fifo;
+pub mod free_slot;
 pub mod gcc;
 pub mod greedy;
 pub mod hds;
@@ -58,6 +59,7 @@ use crate::error::CoreError;
 use crate::execute::{execute, Execution, Planned};
 use crate::model::Problem;
 use crate::plan::Assignment;
+pub use free_slot::{ClusterView, FreeSlot};
 
 /// A static planner: the whole assignment at once.
 pub trait Planner: Send + Sync {
@@ -124,60 +126,8 @@ pub fn execute_planned<P: Policy + ?Sized>(
     seed: u64,
 ) -> Option<Execution> {
     let plan = policy.planner()?.plan(problem, seed);
-    let f = policy.on_free_slot();
-    Some(execute(
-        problem,
-        &mut Planned::new(&plan, f.steals(), f.is_comm()),
-        seed,
-    ))
-}
-
-/// What a node does once it has room and its planned queue is empty: the
-/// answer of [`Policy::on_free_slot`]. The Session reads it at each
-/// heartbeat (`session::heartbeat`), the offline executor through
-/// [`Planned`]. Asks with no location at all (reducers) have no local
-/// choice and are served under every answer.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum FreeSlot {
-    /// MAKESPAN-ORIENTED (seed 000 Sect. 2): with `steal`, first take a task
-    /// local to this node from the longest queue (of at least two; seed 000
-    /// Sect. 7.1); then local work, groups whose locality wait reached the
-    /// cap, location-less asks; else stay idle.
-    Local { steal: bool },
-    /// COMM-ORIENTED: with `steal`, steal as in `Local`; then never idle
-    /// while work remains: node-local, then rack-local, then off-switch
-    /// (FIFO over the applications, as Hadoop's FifoScheduler visits them).
-    Spill { steal: bool },
-    /// Steal, then the locality wait priced from the plan
-    /// ([`asm1_priced`]): a remote task only if waiting for its holder is
-    /// costlier; else the slot waits. Not COMM: it may idle while work remains.
-    Priced,
-    /// The CapacityScheduler's delay scheduling ([`delay`]): missed
-    /// opportunities per application before rack-local and off-switch.
-    Delay,
-    /// The FairScheduler ([`fair`]): applications by usage over weight, its
-    /// locality thresholds, one container per heartbeat.
-    Fair(fair::FairLocality),
-    /// A seed 004 dispatcher: local first, then its rule
-    /// ([`compile_time::Dispatcher`]), the same in the compile-time dispatch
-    /// (`spindle plan`) and the Session.
-    Dispatch(compile_time::Dispatcher),
-}
-
-impl FreeSlot {
-    /// Whether a node first steals a task local to it from the longest queue.
-    pub fn steals(self) -> bool {
-        matches!(
-            self,
-            FreeSlot::Local { steal: true } | FreeSlot::Spill { steal: true } | FreeSlot::Priced
-        )
-    }
-
-    /// COMM-ORIENTED policies take non-local work rather than stay idle;
-    /// MAKESPAN-ORIENTED ones run local tasks only (seed 000 Sect. 2).
-    pub fn is_comm(self) -> bool {
-        !matches!(self, FreeSlot::Local { .. } | FreeSlot::Priced)
-    }
+    let mut rule = Planned::with_free_slot(&plan, policy.on_free_slot());
+    Some(execute(problem, &mut rule, seed))
 }
 
 /// What the Session caches of its policy for the heartbeat.

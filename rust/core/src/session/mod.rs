@@ -28,7 +28,7 @@ use crate::policy::asm1_priced::Durations;
 use crate::policy::compile_time::Rule;
 use crate::policy::delay::{LocalityDelay, Offer};
 use crate::policy::fair::FairLocality;
-use crate::policy::{Dynamic, FreeSlot, PolicyKind};
+use crate::policy::{Dynamic, PolicyKind};
 
 /// Dense application index, given by [`Session::add_app`].
 pub type AppId = u32;
