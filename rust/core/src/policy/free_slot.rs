@@ -115,3 +115,86 @@ impl FreeSlot {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Records the verbs called; answers `Some` at the verb named `yes`.
+    struct Recorder {
+        calls: Vec<&'static str>,
+        yes: &'static str,
+    }
+
+    impl Recorder {
+        fn verb(&mut self, name: &'static str) -> Option<&'static str> {
+            self.calls.push(name);
+            (self.yes == name).then_some(name)
+        }
+    }
+
+    impl ClusterView for Recorder {
+        type Pick = &'static str;
+        fn steal(&mut self, _: NodeId) -> Option<&'static str> {
+            self.verb("steal")
+        }
+        fn local_only(&mut self, _: NodeId) -> Option<&'static str> {
+            self.verb("local_only")
+        }
+        fn spill(&mut self, _: NodeId) -> Option<&'static str> {
+            self.verb("spill")
+        }
+        fn priced(&mut self, _: NodeId) -> Option<&'static str> {
+            self.verb("priced")
+        }
+        fn delay(&mut self, _: NodeId) -> Option<&'static str> {
+            self.verb("delay")
+        }
+        fn fair(&mut self, _: NodeId, _: FairLocality) -> Option<&'static str> {
+            self.verb("fair")
+        }
+        fn dispatch(&mut self, _: NodeId, _: Dispatcher) -> Option<&'static str> {
+            self.verb("dispatch")
+        }
+    }
+
+    fn calls(f: FreeSlot, yes: &'static str) -> (Option<&'static str>, Vec<&'static str>) {
+        let mut r = Recorder {
+            calls: Vec::new(),
+            yes,
+        };
+        let pick = f.decide(&mut r, 0);
+        (pick, r.calls)
+    }
+
+    #[test]
+    fn each_answer_runs_its_verbs_in_order() {
+        use FreeSlot as F;
+        let cases: [(F, &[&str]); 8] = [
+            (F::Local { steal: false }, &["local_only"]),
+            (F::Local { steal: true }, &["steal", "local_only"]),
+            (F::Spill { steal: false }, &["spill"]),
+            (F::Spill { steal: true }, &["steal", "spill"]),
+            (F::Priced, &["steal", "priced"]),
+            (F::Delay, &["delay"]),
+            (F::Fair(FairLocality::DEFAULT), &["fair"]),
+            (F::Dispatch(Dispatcher::Any), &["dispatch"]),
+        ];
+        for (f, want) in cases {
+            assert_eq!(calls(f, "none"), (None, want.to_vec()), "{f:?}");
+        }
+    }
+
+    #[test]
+    fn a_successful_steal_ends_the_decision() {
+        for f in [
+            FreeSlot::Local { steal: true },
+            FreeSlot::Spill { steal: true },
+            FreeSlot::Priced,
+        ] {
+            assert_eq!(calls(f, "steal"), (Some("steal"), vec!["steal"]), "{f:?}");
+        }
+        // Heartbeat-time rules never steal.
+        assert_eq!(calls(FreeSlot::Delay, "steal"), (None, vec!["delay"]));
+    }
+}
