@@ -89,6 +89,9 @@ impl crate::policy::Policy for Ds {
     fn on_free_slot(&self) -> FreeSlot {
         FreeSlot::Dispatch(self.dispatcher())
     }
+    fn compile_time(&self, problem: &Problem, seed: u64) -> Option<Dispatch> {
+        Some(self.dispatch(problem, seed))
+    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 
 use crate::model::Problem;
 use crate::plan::Assignment;
-use crate::policy::compile_time::{dispatch, Dispatcher, Rule};
+use crate::policy::compile_time::{dispatch, Dispatch, Dispatcher, Rule};
 use crate::policy::{FreeSlot, Planner};
 
 /// The HDS planner (compile-time form).
@@ -19,8 +19,15 @@ impl Planner for Hds {
     }
 
     fn plan(&self, problem: &Problem, seed: u64) -> Assignment {
-        // HDS never skips, so the heartbeat plays no part.
-        dispatch(problem, Rule::Any, 1.0, seed).assignment(problem)
+        self.dispatch(problem, seed).assignment(problem)
+    }
+}
+
+impl Hds {
+    /// The played-out dispatch. HDS never skips, so the heartbeat plays no
+    /// part.
+    pub fn dispatch(&self, problem: &Problem, seed: u64) -> Dispatch {
+        dispatch(problem, Rule::Any, 1.0, seed)
     }
 }
 
@@ -37,6 +44,9 @@ impl crate::policy::Policy for Hds {
     }
     fn on_free_slot(&self) -> FreeSlot {
         FreeSlot::Dispatch(Dispatcher::Any)
+    }
+    fn compile_time(&self, problem: &Problem, seed: u64) -> Option<Dispatch> {
+        Some(self.dispatch(problem, seed))
     }
 }
 

@@ -109,6 +109,13 @@ pub trait Policy: Send + Sync {
         false
     }
 
+    /// *Compile-time dispatch*: seed 004's baselines played out over a
+    /// min-heap of servers (Sect. V.B), with start times and skipped
+    /// offers; their plan is its assignment. `None` for the others.
+    fn compile_time(&self, _problem: &Problem, _seed: u64) -> Option<compile_time::Dispatch> {
+        None
+    }
+
     /// *Execute*: a run in the discrete-event executor ([`crate::execute`]).
     /// By default the plan is followed, then [`Self::on_free_slot`]'s steal
     /// and spill ([`Planned`]); a policy with its own runtime rule overrides
@@ -265,6 +272,11 @@ impl PolicyKind {
     /// [`Policy::execute`]. `None` for heartbeat-only policies.
     pub fn execute(self, problem: &Problem, seed: u64) -> Option<Execution> {
         self.policy().execute(problem, seed)
+    }
+
+    /// [`Policy::compile_time`].
+    pub fn compile_time(self, problem: &Problem, seed: u64) -> Option<compile_time::Dispatch> {
+        self.policy().compile_time(problem, seed)
     }
 
     /// The offline planner, or an error naming the policy that has none.
