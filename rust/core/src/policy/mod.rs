@@ -1,5 +1,5 @@
-//! Placement policies: one file per policy, one line per policy in
-//! [`REGISTRY`](PolicyKind::ALL) (see `registry!` below).
+//! Placement policies: one file per policy, one line per policy in the
+//! registry (`registry!` below, in [`PolicyKind::ALL`] order).
 //!
 //! A policy is a [`Policy`]: a name plus answers at named extension points,
 //! in the manner of the Kubernetes scheduler framework. Every engine asks
@@ -19,11 +19,16 @@
 //! - [`Policy::execute`]: how it runs in the offline executor
 //!   ([`crate::execute`]): its own rule, else its plan with the fallbacks of
 //!   its [`FreeSlot`].
+//! - [`Policy::compile_time`]: seed 004's dispatchers in their compile-time
+//!   form ([`compile_time`]).
 //!
 //! Adding a policy: a new file here defining the policy's type, its
 //! [`Planner`] and its [`Policy`] impl (parameters such as a DS fraction are
 //! the type's fields, set in a `const` there), its `pub mod` line below and
-//! one line in `registry!`. [`PolicyKind`] is the public handle.
+//! one line in `registry!`; then its golden snapshot
+//! (`UPDATE_SNAPSHOTS=1 cargo test -p spindle-cli --test golden` writes the
+//! new file; no other snapshot may change). [`PolicyKind`] is the public
+//! handle, a variant per registry line.
 
 pub mod asm1;
 pub mod asm1_comm;
