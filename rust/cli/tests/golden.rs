@@ -22,8 +22,6 @@ use std::path::{Path, PathBuf};
 
 use common::{scratch_dir, spindle, stderr, stdout};
 use serde_json::Value;
-use spindle_core::policy::compile_time::{dispatch, Dispatch, Rule};
-use spindle_core::policy::{ds, gcc};
 use spindle_core::{Instance, PolicyKind};
 
 /// The generated instances: (label, `spindle generate` arguments).
@@ -104,24 +102,6 @@ fn round_floats(v: &mut Value) {
     }
 }
 
-/// The compile-time dispatch of a policy, where the policy is one of the
-/// seed 004 baselines played out in that form.
-fn compile_time(kind: PolicyKind, inst: &Instance, seed: u64) -> Option<Dispatch> {
-    let p = &inst.problem;
-    let ds = |fraction| ds::Ds {
-        name: kind.name(),
-        fraction,
-        heartbeat: ds::HEARTBEAT,
-    };
-    Some(match kind {
-        PolicyKind::Hds => dispatch(p, Rule::Any, 1.0, seed),
-        PolicyKind::Ds15 => ds(0.15).dispatch(p, seed),
-        PolicyKind::Ds25 => ds(0.25).dispatch(p, seed),
-        PolicyKind::Gcc => gcc::Gcc::default().dispatch(p, seed),
-        _ => return None,
-    })
-}
-
 fn snapshot(kind: PolicyKind, instances: &[(String, PathBuf)], jobs: &Path, dir: &Path) -> String {
     let name = kind.name();
     let seed: u64 = PLAN_SEED.parse().unwrap();
@@ -160,7 +140,7 @@ fn snapshot(kind: PolicyKind, instances: &[(String, PathBuf)], jobs: &Path, dir:
             None => s += "none\n",
         }
         writeln!(s, "\n### compile-time dispatch, seed {seed}").unwrap();
-        match compile_time(kind, &inst, seed) {
+        match kind.compile_time(&inst.problem, seed) {
             Some(d) => writeln!(
                 s,
                 "makespan {:.6}\nskips {}\nnode_of {:?}\norder {:?}\nstart {:?}",

@@ -20,6 +20,10 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::model::{Csr, NodeId, OrdF64, Problem, TaskId, NONE};
 use crate::plan::Assignment;
+use crate::policy::asm1_priced::{remote_factor, start_delay_waves, take_remote, Price};
+use crate::policy::compile_time::Dispatcher;
+use crate::policy::fair::FairLocality;
+use crate::policy::{ClusterView, FreeSlot};
 
 /// The state a rule sees when a slot is free.
 pub struct ExecState<'p> {
@@ -596,22 +600,38 @@ impl ReplicaGroups {
     }
 }
 
-/// A static plan run as planned, with the Session's fallbacks of
-/// [`crate::policy::Dynamic`]: `steal` takes a task local to the idle node
-/// from the longest queue (of at least two), `spill` then takes any task from
-/// the longest queue. Without either the node idles once its queue is done.
+/// A static plan run as planned; once a node's queue is done, its policy's
+/// [`FreeSlot`] decides ([`FreeSlot::decide`] over this engine's
+/// [`ClusterView`]): `steal` takes a task local to the idle node from the
+/// longest queue (of at least two), `spill` then takes any task from the
+/// longest queue, the priced wait takes the back of the longest queue if
+/// its price says so and else waits for the next change. Otherwise the node
+/// idles once its queue is done.
 pub struct Planned {
     queues: Vec<Vec<TaskId>>,
     head: Vec<usize>,
     /// Unclaimed tasks in each queue.
     left: Vec<u32>,
     owner: Vec<NodeId>,
-    steal: bool,
-    spill: bool,
+    free_slot: FreeSlot,
+    /// The last `pick` found nothing and the priced wait chose to wait.
+    waiting: bool,
 }
 
 impl Planned {
+    /// The plan with ASM1's fallbacks by hand: `steal` and `spill` as
+    /// [`FreeSlot::Local`] and [`FreeSlot::Spill`] have them.
     pub fn new(assignment: &Assignment, steal: bool, spill: bool) -> Planned {
+        let f = if spill {
+            FreeSlot::Spill { steal }
+        } else {
+            FreeSlot::Local { steal }
+        };
+        Planned::with_free_slot(assignment, f)
+    }
+
+    /// The plan, then `free_slot` once a node's queue is done.
+    pub fn with_free_slot(assignment: &Assignment, free_slot: FreeSlot) -> Planned {
         let q = &assignment.queues;
         let queues: Vec<Vec<TaskId>> = (0..q.rows()).map(|n| q.row(n).to_vec()).collect();
         Planned {
@@ -619,8 +639,8 @@ impl Planned {
             left: queues.iter().map(|v| v.len() as u32).collect(),
             queues,
             owner: assignment.node_of.clone(),
-            steal,
-            spill,
+            free_slot,
+            waiting: false,
         }
     }
 
@@ -697,32 +717,105 @@ impl Rule for Planned {
     }
 
     fn pick(&mut self, st: &ExecState, node: NodeId, _rng: &mut ChaCha8Rng) -> Option<TaskId> {
+        self.waiting = false;
         if let Some(t) = self.own(st, node) {
             return Some(t);
         }
+        let f = self.free_slot;
+        f.decide(&mut PlannedView { planned: self, st }, node)
+    }
+
+    fn waits(&self, _node: NodeId) -> bool {
+        self.waiting
+    }
+}
+
+/// The executor's [`ClusterView`]: the plan's queues and the unclaimed tasks.
+struct PlannedView<'a, 'p> {
+    planned: &'a mut Planned,
+    st: &'a ExecState<'p>,
+}
+
+impl ClusterView for PlannedView<'_, '_> {
+    type Pick = TaskId;
+
+    fn steal(&mut self, node: NodeId) -> Option<TaskId> {
+        let (pl, st) = (&mut *self.planned, self.st);
         let problem = st.problem;
-        if self.steal {
-            // Every queue with work to spare, longest first: the tasks a node
-            // could steal only ever shrink, so one that finds none now never
-            // will, and may go idle for good.
-            let mut victims: Vec<(u32, NodeId)> = (0..self.left.len() as NodeId)
-                .filter(|&q| q != node && self.left[q as usize] >= 2)
-                .map(|q| (self.left[q as usize], q))
-                .collect();
-            victims.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-            for &(_, v) in &victims {
-                if let Some(t) = self.from_back(st, v, |t| problem.replicas(t).contains(&node)) {
-                    return Some(t);
-                }
+        // Every queue with work to spare, longest first: the tasks a node
+        // could steal only ever shrink, so one that finds none now never
+        // will, and may go idle for good.
+        let mut victims: Vec<(u32, NodeId)> = (0..pl.left.len() as NodeId)
+            .filter(|&q| q != node && pl.left[q as usize] >= 2)
+            .map(|q| (pl.left[q as usize], q))
+            .collect();
+        victims.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        for &(_, v) in &victims {
+            if let Some(t) = pl.from_back(st, v, |t| problem.replicas(t).contains(&node)) {
+                return Some(t);
             }
-        }
-        if self.spill {
-            if let Some(v) = self.longest(node, 1) {
-                return self.from_back(st, v, |_| true);
-            }
-            return st.pending().first().copied();
         }
         None
+    }
+
+    /// Every task is in some queue, and local ones there were for `steal`.
+    fn local_only(&mut self, _node: NodeId) -> Option<TaskId> {
+        None
+    }
+
+    fn spill(&mut self, node: NodeId) -> Option<TaskId> {
+        if let Some(v) = self.planned.longest(node, 1) {
+            return self.planned.from_back(self.st, v, |_| true);
+        }
+        self.st.pending().first().copied()
+    }
+
+    /// The back of the longest queue, its holders' start priced in waves
+    /// of the mean duration so far; else wait for the next change.
+    fn priced(&mut self, node: NodeId) -> Option<TaskId> {
+        let (pl, st) = (&mut *self.planned, self.st);
+        let victim = pl.longest(node, 1)?;
+        let t = pl.peek_back(st, victim)?;
+        let problem = st.problem;
+        let at = |h: NodeId, ahead: u32| {
+            start_delay_waves(ahead, st.running(h), problem.node_slots[h as usize])
+        };
+        // Its planned holder, or another that steals it once its queue is done.
+        let waves = problem
+            .replicas(t)
+            .iter()
+            .filter(|&&h| h != victim && h != node)
+            .map(|&h| at(h, pl.left(h)))
+            .fold(at(victim, pl.left(victim) - 1), f64::min);
+        // Before any task finished, a unit task's local cost at speed 1.
+        let mean = st.mean_duration().unwrap_or(problem.cost.local);
+        let price = Price {
+            waves,
+            holder_ms: mean,
+            task_ms: mean,
+            remote_factor: remote_factor(&problem.cost),
+        };
+        if take_remote(&price) {
+            return pl.from_back(st, victim, |_| true);
+        }
+        pl.waiting = true;
+        None
+    }
+
+    /// Heartbeat-time policies have no plan to run offline; played as COMM.
+    fn delay(&mut self, node: NodeId) -> Option<TaskId> {
+        self.spill(node)
+    }
+
+    /// As [`ClusterView::delay`].
+    fn fair(&mut self, node: NodeId, _rule: FairLocality) -> Option<TaskId> {
+        self.spill(node)
+    }
+
+    /// The compile-time dispatch is the dispatcher's plan (`spindle plan`);
+    /// once a queue is done, its node takes any work, as the rule would.
+    fn dispatch(&mut self, node: NodeId, _rule: Dispatcher) -> Option<TaskId> {
+        self.spill(node)
     }
 }
 

@@ -20,9 +20,7 @@ use rand_chacha::ChaCha8Rng;
 use spindle_core::generate::Placement;
 use spindle_core::model::{CostModel, NodeId, Problem, TaskId};
 use spindle_core::policy::bar::Bar;
-use spindle_core::policy::compile_time::{dispatch, Rule};
-use spindle_core::policy::ds::{Ds, HEARTBEAT};
-use spindle_core::policy::gcc::Gcc;
+use spindle_core::policy::ds::HEARTBEAT;
 use spindle_core::policy::mb::{active_makespan, Mb};
 use spindle_core::{Planner, PolicyKind};
 
@@ -220,28 +218,21 @@ fn locality(p: &Problem, node_of: &[NodeId]) -> f64 {
     local as f64 / node_of.len() as f64
 }
 
-/// Eq. 8 makespan (with the dispatchers' waits) and locality of one policy.
+/// Eq. 8 makespan (with the dispatchers' waits) and locality of one policy:
+/// BAR and MB by their plans, the dispatchers by their compile-time form.
 fn measure(policy: &str, p: &Problem, seed: u64) -> (f64, f64) {
-    let ds = |name, fraction| Ds {
-        name,
-        fraction,
-        heartbeat: HEARTBEAT,
-    };
-    let d = match policy {
-        "bar" | "mb" => {
-            let a = if policy == "bar" {
-                Bar.plan(p, seed)
-            } else {
-                Mb.plan(p, seed)
-            };
-            return (active_makespan(p, &a.node_of), locality(p, &a.node_of));
+    let a = match policy {
+        "bar" => Bar.plan(p, seed),
+        "mb" => Mb.plan(p, seed),
+        _ => {
+            let d = PolicyKind::from_name(policy)
+                .ok()
+                .and_then(|k| k.compile_time(p, seed))
+                .unwrap_or_else(|| panic!("{policy} has no compile-time form"));
+            return (d.makespan(), locality(p, &d.node_of));
         }
-        "hds" => dispatch(p, Rule::Any, HEARTBEAT, seed),
-        "gcc" => Gcc::default().dispatch(p, seed),
-        "ds0.15" => ds("ds0.15", 0.15).dispatch(p, seed),
-        _ => ds("ds0.25", 0.25).dispatch(p, seed),
     };
-    (d.makespan(), locality(p, &d.node_of))
+    (active_makespan(p, &a.node_of), locality(p, &a.node_of))
 }
 
 fn table_iv(opts: &Opts) -> Result<Report> {

@@ -64,6 +64,19 @@ impl Planner for Asm1 {
     }
 }
 
+/// Follow the plan, then steal local work (seed 000 Sect. 7.1); never remote.
+impl crate::policy::Policy for Asm1 {
+    fn name(&self) -> &'static str {
+        Planner::name(self)
+    }
+    fn planner(&self) -> Option<&dyn Planner> {
+        Some(self)
+    }
+    fn on_free_slot(&self) -> crate::policy::FreeSlot {
+        crate::policy::FreeSlot::Local { steal: true }
+    }
+}
+
 /// Runs ASM1 and returns `node_of` for every task (a slice into the workspace).
 /// Tasks with replicas are all local; tasks without are placed as remote.
 pub fn semi_matching<'w>(problem: &Problem, ws: &'w mut Asm1Workspace) -> &'w [NodeId] {

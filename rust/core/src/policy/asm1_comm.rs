@@ -43,6 +43,19 @@ impl Planner for Asm1Comm {
     }
 }
 
+/// Follow the plan, steal local work, then spill rather than idle.
+impl crate::policy::Policy for Asm1Comm {
+    fn name(&self) -> &'static str {
+        Planner::name(self)
+    }
+    fn planner(&self) -> Option<&dyn Planner> {
+        Some(self)
+    }
+    fn on_free_slot(&self) -> crate::policy::FreeSlot {
+        crate::policy::FreeSlot::Spill { steal: true }
+    }
+}
+
 /// Per-node task caps of the COMM-ORIENTED problem: the most unit tasks each
 /// node can finish by the optimal balanced finish time `lambda`.
 pub fn balanced_caps(problem: &Problem) -> Vec<u32> {

@@ -33,6 +33,24 @@ impl Planner for Asm1CommSteal {
     }
 }
 
+/// The plan, then local tasks, then stealing from the longest queue (its
+/// own rule offline).
+impl crate::policy::Policy for Asm1CommSteal {
+    fn name(&self) -> &'static str {
+        Planner::name(self)
+    }
+    fn planner(&self) -> Option<&dyn Planner> {
+        Some(self)
+    }
+    fn on_free_slot(&self) -> crate::policy::FreeSlot {
+        crate::policy::FreeSlot::Spill { steal: true }
+    }
+    fn execute(&self, problem: &Problem, seed: u64) -> Option<crate::execute::Execution> {
+        let mut rule = Asm1CommStealRule::new(problem, seed);
+        Some(execute(problem, &mut rule, seed))
+    }
+}
+
 /// Planned ASM1 queues, then local tasks, then stealing from the longest queue.
 pub struct Asm1CommStealRule {
     planned: Planned,

@@ -29,6 +29,24 @@ impl Planner for Asm1Makespan {
     }
 }
 
+/// The plan, then random local tasks (its own rule offline); the Session
+/// steals local work, its closest rule.
+impl crate::policy::Policy for Asm1Makespan {
+    fn name(&self) -> &'static str {
+        Planner::name(self)
+    }
+    fn planner(&self) -> Option<&dyn Planner> {
+        Some(self)
+    }
+    fn on_free_slot(&self) -> crate::policy::FreeSlot {
+        crate::policy::FreeSlot::Local { steal: true }
+    }
+    fn execute(&self, problem: &Problem, seed: u64) -> Option<crate::execute::Execution> {
+        let mut rule = Asm1MakespanRule::new(problem, seed);
+        Some(execute(problem, &mut rule, seed))
+    }
+}
+
 /// Planned ASM1 queues, then random local tasks.
 pub struct Asm1MakespanRule {
     planned: Planned,

@@ -29,7 +29,7 @@ use crate::execute::{ExecState, Planned, Rule};
 use crate::model::{CostModel, NodeId, Problem, TaskId};
 use crate::plan::Assignment;
 use crate::policy::asm1::Asm1;
-use crate::policy::Planner;
+use crate::policy::{FreeSlot, Planner};
 
 /// What the plan and the observed durations say about one remote candidate.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -93,15 +93,27 @@ impl Planner for Asm1Priced {
     }
 }
 
+/// The plan, stealing, then a locality wait priced from the plan; offline,
+/// the default [`crate::policy::execute_planned`] is [`Asm1PricedRule`].
+impl crate::policy::Policy for Asm1Priced {
+    fn name(&self) -> &'static str {
+        Planner::name(self)
+    }
+    fn planner(&self) -> Option<&dyn Planner> {
+        Some(self)
+    }
+    fn on_free_slot(&self) -> crate::policy::FreeSlot {
+        crate::policy::FreeSlot::Priced
+    }
+}
+
 /// The offline executor's form: the node's own queue, stealing a local task
 /// from the longest queue, then the priced spill from the back of the
 /// longest queue; a slot whose price says wait asks again at the next
-/// change.
+/// change. It is [`Planned`] with [`FreeSlot::Priced`]
+/// (the verb in `execute.rs`, the same in the Session's `heartbeat.rs`).
 pub struct Asm1PricedRule {
     planned: Planned,
-    factor: f64,
-    local_cost: f64,
-    waiting: bool,
 }
 
 impl Asm1PricedRule {
@@ -110,12 +122,9 @@ impl Asm1PricedRule {
     }
 
     /// The rule run on a given plan instead of ASM1's.
-    pub fn on_plan(problem: &Problem, plan: &Assignment) -> Asm1PricedRule {
+    pub fn on_plan(_problem: &Problem, plan: &Assignment) -> Asm1PricedRule {
         Asm1PricedRule {
-            planned: Planned::new(plan, true, false),
-            factor: remote_factor(&problem.cost),
-            local_cost: problem.cost.local,
-            waiting: false,
+            planned: Planned::with_free_slot(plan, FreeSlot::Priced),
         }
     }
 }
@@ -126,40 +135,11 @@ impl Rule for Asm1PricedRule {
     }
 
     fn pick(&mut self, st: &ExecState, node: NodeId, rng: &mut ChaCha8Rng) -> Option<TaskId> {
-        self.waiting = false;
-        if let Some(t) = self.planned.pick(st, node, rng) {
-            return Some(t);
-        }
-        let victim = self.planned.longest(node, 1)?;
-        let t = self.planned.peek_back(st, victim)?;
-        let problem = st.problem;
-        let at = |h: NodeId, ahead: u32| {
-            start_delay_waves(ahead, st.running(h), problem.node_slots[h as usize])
-        };
-        // Its planned holder, or another that steals it once its queue is done.
-        let waves = problem
-            .replicas(t)
-            .iter()
-            .filter(|&&h| h != victim && h != node)
-            .map(|&h| at(h, self.planned.left(h)))
-            .fold(at(victim, self.planned.left(victim) - 1), f64::min);
-        // Before any task finished, a unit task's local cost at speed 1.
-        let mean = st.mean_duration().unwrap_or(self.local_cost);
-        let price = Price {
-            waves,
-            holder_ms: mean,
-            task_ms: mean,
-            remote_factor: self.factor,
-        };
-        if take_remote(&price) {
-            return self.planned.from_back(st, victim, |_| true);
-        }
-        self.waiting = true;
-        None
+        self.planned.pick(st, node, rng)
     }
 
-    fn waits(&self, _node: NodeId) -> bool {
-        self.waiting
+    fn waits(&self, node: NodeId) -> bool {
+        self.planned.waits(node)
     }
 }
 

@@ -59,6 +59,20 @@ impl Planner for Bar {
     }
 }
 
+/// As [`crate::policy::mb::Mb`]: the plan holds its remote tasks; then
+/// local work, then any work left.
+impl crate::policy::Policy for Bar {
+    fn name(&self) -> &'static str {
+        Planner::name(self)
+    }
+    fn planner(&self) -> Option<&dyn Planner> {
+        Some(self)
+    }
+    fn on_free_slot(&self) -> crate::policy::FreeSlot {
+        crate::policy::FreeSlot::Spill { steal: true }
+    }
+}
+
 /// The balance phase (BAA). Leaves the local allocation in `flow.owner`
 /// (`NONE` for tasks without any replica) and each server's load in `load`.
 pub fn balance(problem: &Problem, flow: &mut LocalFlow, load: &mut Vec<f64>) {

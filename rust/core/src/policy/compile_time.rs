@@ -42,6 +42,35 @@ pub enum Rule {
     Gcc { utilization: f64 },
 }
 
+/// A dispatcher's rule before the cluster is known ([`super::FreeSlot::Dispatch`]):
+/// DS's threshold is a fraction of the servers, so the Session derives the
+/// [`Rule`] from its live nodes at each heartbeat.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Dispatcher {
+    /// [`Rule::Any`] (HDS, GREEDY-COMM).
+    Any,
+    /// [`Rule::Delay`] with threshold `floor(fraction * servers)` (DS).
+    Delay { fraction: f64 },
+    /// [`Rule::Gcc`] (GCC).
+    Gcc { utilization: f64 },
+}
+
+impl Dispatcher {
+    /// The rule on a cluster of `nodes` servers.
+    pub fn rule(self, nodes: usize) -> Rule {
+        match self {
+            Dispatcher::Any => Rule::Any,
+            Dispatcher::Delay { fraction } => {
+                let threshold = (fraction.max(0.0) * nodes as f64).floor();
+                Rule::Delay {
+                    threshold: threshold.min(u32::MAX as f64) as u32,
+                }
+            }
+            Dispatcher::Gcc { utilization } => Rule::Gcc { utilization },
+        }
+    }
+}
+
 /// A played-out dispatch: the assignment plus when each task was handed out.
 #[derive(Clone, Debug)]
 pub struct Dispatch {

@@ -19,6 +19,23 @@
 
 use crate::model::Locality;
 
+/// `hadoop-default`: the CapacityScheduler's delay scheduling, YARN's stock
+/// behaviour, with the Session's [`LocalityDelay`]. No offline plan.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HadoopDefault;
+
+impl crate::policy::Policy for HadoopDefault {
+    fn name(&self) -> &'static str {
+        "hadoop-default"
+    }
+    fn planner(&self) -> Option<&dyn crate::policy::Planner> {
+        None
+    }
+    fn on_free_slot(&self) -> crate::policy::FreeSlot {
+        crate::policy::FreeSlot::Delay
+    }
+}
+
 /// `yarn.scheduler.capacity.node-locality-delay` and
 /// `yarn.scheduler.capacity.rack-locality-additional-delay`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

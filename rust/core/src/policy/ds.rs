@@ -11,12 +11,26 @@
 
 use crate::model::Problem;
 use crate::plan::Assignment;
-use crate::policy::compile_time::{dispatch, Dispatch, Rule};
-use crate::policy::Planner;
+use crate::policy::compile_time::{dispatch, Dispatch, Dispatcher, Rule};
+use crate::policy::{FreeSlot, Planner};
 
 /// Hadoop 1's minimum TaskTracker heartbeat, 3 s, in the paper's unit (its
 /// C_loc = 20 stands for a 19 s task): how long a skipped server waits.
 pub const HEARTBEAT: f64 = 3.0;
+
+/// `ds0.15`: seed 004's DS0.15.
+pub const DS15: Ds = Ds {
+    name: "ds0.15",
+    fraction: 0.15,
+    heartbeat: HEARTBEAT,
+};
+
+/// `ds0.25`: seed 004's DS0.25.
+pub const DS25: Ds = Ds {
+    name: "ds0.25",
+    fraction: 0.25,
+    heartbeat: HEARTBEAT,
+};
 
 /// The DS planner: delay threshold `fraction` of the server count.
 #[derive(Clone, Copy, Debug)]
@@ -34,9 +48,13 @@ impl Ds {
 
     /// The rule on a cluster of `nodes` servers (the Session's live nodes).
     pub fn rule_for(&self, nodes: usize) -> Rule {
-        let threshold = (self.fraction.max(0.0) * nodes as f64).floor();
-        Rule::Delay {
-            threshold: threshold.min(u32::MAX as f64) as u32,
+        self.dispatcher().rule(nodes)
+    }
+
+    /// The rule before the server count is known.
+    pub fn dispatcher(&self) -> Dispatcher {
+        Dispatcher::Delay {
+            fraction: self.fraction,
         }
     }
 
@@ -53,6 +71,26 @@ impl Planner for Ds {
 
     fn plan(&self, problem: &Problem, seed: u64) -> Assignment {
         self.dispatch(problem, seed).assignment(problem)
+    }
+}
+
+/// Not planned in the Session: at heartbeats, local first, then the delay
+/// counter over the live nodes.
+impl crate::policy::Policy for Ds {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn planner(&self) -> Option<&dyn Planner> {
+        Some(self)
+    }
+    fn planned(&self) -> bool {
+        false
+    }
+    fn on_free_slot(&self) -> FreeSlot {
+        FreeSlot::Dispatch(self.dispatcher())
+    }
+    fn compile_time(&self, problem: &Problem, seed: u64) -> Option<Dispatch> {
+        Some(self.dispatch(problem, seed))
     }
 }
 

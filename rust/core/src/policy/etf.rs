@@ -20,6 +20,11 @@ use crate::model::{Csr, NodeId, OrdF64, Problem, TaskId, NONE};
 use crate::plan::{Assignment, NodeSlots};
 use crate::policy::Planner;
 
+/// `etf`.
+pub const ETF: Etf = Etf { comm: false };
+/// `etf-comm`.
+pub const ETF_COMM: Etf = Etf { comm: true };
+
 /// Locality-aware LPT; `comm` allows non-local tasks.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Etf {
@@ -40,6 +45,35 @@ impl Planner for Etf {
             execute(problem, &mut EtfCommRule::new(problem), seed).assignment(problem.num_nodes())
         } else {
             lpt(problem)
+        }
+    }
+}
+
+/// ETF follows its plan and idles once done; ETF-COMM runs its list
+/// schedule offline, and in the Session follows the plan, steals, spills.
+impl crate::policy::Policy for Etf {
+    fn name(&self) -> &'static str {
+        Planner::name(self)
+    }
+    fn planner(&self) -> Option<&dyn Planner> {
+        Some(self)
+    }
+    fn on_free_slot(&self) -> crate::policy::FreeSlot {
+        use crate::policy::FreeSlot;
+        if self.comm {
+            FreeSlot::Spill { steal: true }
+        } else {
+            FreeSlot::Local { steal: false }
+        }
+    }
+    fn clairvoyant(&self) -> bool {
+        true
+    }
+    fn execute(&self, problem: &Problem, seed: u64) -> Option<crate::execute::Execution> {
+        if self.comm {
+            Some(execute(problem, &mut EtfCommRule::new(problem), seed))
+        } else {
+            crate::policy::execute_planned(self, problem, seed)
         }
     }
 }

@@ -75,6 +75,41 @@ impl FairLocality {
     }
 }
 
+/// `hadoop-fair` and `hadoop-fair-0.5`: a heartbeat-time policy with no
+/// offline plan.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HadoopFair {
+    pub name: &'static str,
+    pub locality: FairLocality,
+}
+
+/// `hadoop-fair`: the FairScheduler at its default locality thresholds (no delay).
+pub const HADOOP_FAIR: HadoopFair = HadoopFair {
+    name: "hadoop-fair",
+    locality: FairLocality::DEFAULT,
+};
+
+/// `hadoop-fair-0.5`: both locality thresholds at 0.5.
+pub const HADOOP_FAIR_HALF: HadoopFair = HadoopFair {
+    name: "hadoop-fair-0.5",
+    locality: FairLocality {
+        node_threshold: 0.5,
+        rack_threshold: 0.5,
+    },
+};
+
+impl crate::policy::Policy for HadoopFair {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn planner(&self) -> Option<&dyn crate::policy::Planner> {
+        None
+    }
+    fn on_free_slot(&self) -> crate::policy::FreeSlot {
+        crate::policy::FreeSlot::Fair(self.locality)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,9 +16,16 @@
 
 use crate::model::Problem;
 use crate::plan::Assignment;
+use crate::policy::compile_time::Dispatcher;
 use crate::policy::compile_time::{dispatch, Dispatch, Rule};
 use crate::policy::ds::HEARTBEAT;
-use crate::policy::Planner;
+use crate::policy::{FreeSlot, Planner};
+
+/// `gcc`: utility threshold 90% (seed 004).
+pub const GCC: Gcc = Gcc {
+    utilization: 0.9,
+    heartbeat: HEARTBEAT,
+};
 
 /// The GCC planner.
 #[derive(Clone, Copy, Debug)]
@@ -30,10 +37,7 @@ pub struct Gcc {
 
 impl Default for Gcc {
     fn default() -> Self {
-        Gcc {
-            utilization: 0.9,
-            heartbeat: HEARTBEAT,
-        }
+        GCC
     }
 }
 
@@ -44,7 +48,12 @@ impl Gcc {
     }
 
     pub fn rule(&self) -> Rule {
-        Rule::Gcc {
+        self.dispatcher().rule(0)
+    }
+
+    /// The rule (GCC's does not depend on the server count).
+    pub fn dispatcher(&self) -> Dispatcher {
+        Dispatcher::Gcc {
             utilization: self.utilization,
         }
     }
@@ -57,6 +66,26 @@ impl Planner for Gcc {
 
     fn plan(&self, problem: &Problem, seed: u64) -> Assignment {
         self.dispatch(problem, seed).assignment(problem)
+    }
+}
+
+/// Not planned in the Session: at heartbeats, local first, then skip while
+/// the cluster is busy.
+impl crate::policy::Policy for Gcc {
+    fn name(&self) -> &'static str {
+        "gcc"
+    }
+    fn planner(&self) -> Option<&dyn Planner> {
+        Some(self)
+    }
+    fn planned(&self) -> bool {
+        false
+    }
+    fn on_free_slot(&self) -> FreeSlot {
+        FreeSlot::Dispatch(self.dispatcher())
+    }
+    fn compile_time(&self, problem: &Problem, seed: u64) -> Option<Dispatch> {
+        Some(self.dispatch(problem, seed))
     }
 }
 

@@ -21,6 +21,11 @@ use crate::model::{NodeId, OrdF64, Problem, TaskId, NONE};
 use crate::plan::{place_unmatched, Assignment};
 use crate::policy::Planner;
 
+/// `greedy`: GREEDY-MAKESPAN.
+pub const GREEDY: Greedy = Greedy { comm: false };
+/// `greedy-comm`: GREEDY-COMM.
+pub const GREEDY_COMM: Greedy = Greedy { comm: true };
+
 /// Hadoop-default greedy; `comm: true` is GREEDY-COMM, `false` GREEDY-MAKESPAN.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Greedy {
@@ -109,6 +114,34 @@ impl Planner for Greedy {
         place_unmatched(problem, &mut node_of, &mut count);
         order.extend((0..n_tasks as TaskId).filter(|&t| before[t as usize] == NONE));
         Assignment::from_order(n_nodes, node_of, &order)
+    }
+}
+
+/// A dispatcher: its rule offline, the same at heartbeats (no queues).
+impl crate::policy::Policy for Greedy {
+    fn name(&self) -> &'static str {
+        Planner::name(self)
+    }
+    fn planner(&self) -> Option<&dyn Planner> {
+        Some(self)
+    }
+    fn planned(&self) -> bool {
+        false
+    }
+    fn on_free_slot(&self) -> crate::policy::FreeSlot {
+        use crate::policy::{compile_time::Dispatcher, FreeSlot};
+        if self.comm {
+            FreeSlot::Dispatch(Dispatcher::Any)
+        } else {
+            FreeSlot::Local { steal: false }
+        }
+    }
+    fn execute(&self, problem: &Problem, seed: u64) -> Option<crate::execute::Execution> {
+        Some(crate::execute::execute(
+            problem,
+            &mut self.rule(problem),
+            seed,
+        ))
     }
 }
 

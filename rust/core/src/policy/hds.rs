@@ -6,8 +6,8 @@
 
 use crate::model::Problem;
 use crate::plan::Assignment;
-use crate::policy::compile_time::{dispatch, Rule};
-use crate::policy::Planner;
+use crate::policy::compile_time::{dispatch, Dispatch, Dispatcher, Rule};
+use crate::policy::{FreeSlot, Planner};
 
 /// The HDS planner (compile-time form).
 #[derive(Clone, Copy, Debug, Default)]
@@ -19,8 +19,34 @@ impl Planner for Hds {
     }
 
     fn plan(&self, problem: &Problem, seed: u64) -> Assignment {
-        // HDS never skips, so the heartbeat plays no part.
-        dispatch(problem, Rule::Any, 1.0, seed).assignment(problem)
+        self.dispatch(problem, seed).assignment(problem)
+    }
+}
+
+impl Hds {
+    /// The played-out dispatch. HDS never skips, so the heartbeat plays no
+    /// part.
+    pub fn dispatch(&self, problem: &Problem, seed: u64) -> Dispatch {
+        dispatch(problem, Rule::Any, 1.0, seed)
+    }
+}
+
+/// Not planned in the Session: at heartbeats, local first, then any task.
+impl crate::policy::Policy for Hds {
+    fn name(&self) -> &'static str {
+        "hds"
+    }
+    fn planner(&self) -> Option<&dyn Planner> {
+        Some(self)
+    }
+    fn planned(&self) -> bool {
+        false
+    }
+    fn on_free_slot(&self) -> FreeSlot {
+        FreeSlot::Dispatch(Dispatcher::Any)
+    }
+    fn compile_time(&self, problem: &Problem, seed: u64) -> Option<Dispatch> {
+        Some(self.dispatch(problem, seed))
     }
 }
 

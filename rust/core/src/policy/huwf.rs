@@ -48,3 +48,21 @@ impl Planner for Huwf {
         })
     }
 }
+
+/// The plan already holds its remote choices (each task on the machine
+/// finishing it first): an idle node takes a local task, never another
+/// remote one. Its job order orders the Session's queues.
+impl crate::policy::Policy for Huwf {
+    fn name(&self) -> &'static str {
+        Planner::name(self)
+    }
+    fn planner(&self) -> Option<&dyn Planner> {
+        Some(self)
+    }
+    fn on_free_slot(&self) -> crate::policy::FreeSlot {
+        crate::policy::FreeSlot::Local { steal: true }
+    }
+    fn job_order(&self) -> Option<crate::session::JobOrder> {
+        Some(crate::session::JobOrder::Huwf)
+    }
+}

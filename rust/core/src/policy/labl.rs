@@ -70,6 +70,19 @@ pub struct Labl {
     pub threshold: RemoteThreshold,
 }
 
+/// `labl`: remote assignments while `l <= l**`.
+pub const LABL: Labl = Labl {
+    threshold: RemoteThreshold::UpTo(0),
+};
+/// `labl+1`: remote assignments while `l <= l** + 1`.
+pub const LABL_PLUS_1: Labl = Labl {
+    threshold: RemoteThreshold::UpTo(1),
+};
+/// `labl-always`: remote assignments at every iteration (Theorem 1's setting).
+pub const LABL_ALWAYS: Labl = Labl {
+    threshold: RemoteThreshold::Always,
+};
+
 /// The lower bounds of Sect. 3.3 on normalised loads.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Bounds {
@@ -102,6 +115,20 @@ impl Planner for Labl {
 
     fn plan(&self, problem: &Problem, _seed: u64) -> Assignment {
         self.run(problem).assignment
+    }
+}
+
+/// LABL's plan already holds its remote choices; an idle node may still
+/// take a local task (no extra resources), never a remote one.
+impl crate::policy::Policy for Labl {
+    fn name(&self) -> &'static str {
+        Planner::name(self)
+    }
+    fn planner(&self) -> Option<&dyn Planner> {
+        Some(self)
+    }
+    fn on_free_slot(&self) -> crate::policy::FreeSlot {
+        crate::policy::FreeSlot::Local { steal: true }
     }
 }
 

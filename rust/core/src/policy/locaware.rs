@@ -16,6 +16,27 @@ use crate::model::{NodeId, Problem, TaskId, NONE};
 use crate::plan::Assignment;
 use crate::policy::Planner;
 
+/// `locaware-min`.
+pub const LOCAWARE_MIN: LocAware = LocAware {
+    avg: false,
+    comm: false,
+};
+/// `locaware-min-comm`.
+pub const LOCAWARE_MIN_COMM: LocAware = LocAware {
+    avg: false,
+    comm: true,
+};
+/// `locaware-avg`.
+pub const LOCAWARE_AVG: LocAware = LocAware {
+    avg: true,
+    comm: false,
+};
+/// `locaware-avg-comm`.
+pub const LOCAWARE_AVG_COMM: LocAware = LocAware {
+    avg: true,
+    comm: true,
+};
+
 /// Locality-aware greedy; `avg` picks the mean variant, `comm` allows non-local tasks.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct LocAware {
@@ -35,6 +56,29 @@ impl Planner for LocAware {
 
     fn plan(&self, problem: &Problem, seed: u64) -> Assignment {
         execute(problem, &mut self.rule(problem), seed).assignment(problem.num_nodes())
+    }
+}
+
+/// Its own rule offline. The heartbeat cannot evaluate holder counts: the
+/// Session follows the played-out plan, then steals (and the COMM variant
+/// spills), the closest rule it has.
+impl crate::policy::Policy for LocAware {
+    fn name(&self) -> &'static str {
+        Planner::name(self)
+    }
+    fn planner(&self) -> Option<&dyn Planner> {
+        Some(self)
+    }
+    fn on_free_slot(&self) -> crate::policy::FreeSlot {
+        use crate::policy::FreeSlot;
+        if self.comm {
+            FreeSlot::Spill { steal: true }
+        } else {
+            FreeSlot::Local { steal: true }
+        }
+    }
+    fn execute(&self, problem: &Problem, seed: u64) -> Option<crate::execute::Execution> {
+        Some(execute(problem, &mut self.rule(problem), seed))
     }
 }
 

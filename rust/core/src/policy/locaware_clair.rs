@@ -15,6 +15,27 @@ use crate::model::{NodeId, Problem, TaskId, NONE};
 use crate::plan::Assignment;
 use crate::policy::Planner;
 
+/// `locaware-clair-min`.
+pub const CLAIR_MIN: LocAwareClair = LocAwareClair {
+    avg: false,
+    comm: false,
+};
+/// `locaware-clair-min-comm`.
+pub const CLAIR_MIN_COMM: LocAwareClair = LocAwareClair {
+    avg: false,
+    comm: true,
+};
+/// `locaware-clair-avg`.
+pub const CLAIR_AVG: LocAwareClair = LocAwareClair {
+    avg: true,
+    comm: false,
+};
+/// `locaware-clair-avg-comm`.
+pub const CLAIR_AVG_COMM: LocAwareClair = LocAwareClair {
+    avg: true,
+    comm: true,
+};
+
 /// Clairvoyant locality-aware greedy; `avg` for the mean variant.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct LocAwareClair {
@@ -34,6 +55,32 @@ impl Planner for LocAwareClair {
 
     fn plan(&self, problem: &Problem, seed: u64) -> Assignment {
         execute(problem, &mut self.rule(problem), seed).assignment(problem.num_nodes())
+    }
+}
+
+/// Its own rule offline. The heartbeat cannot evaluate ready times: the
+/// Session follows the played-out plan, then steals (and the COMM variant
+/// spills), the closest rule it has.
+impl crate::policy::Policy for LocAwareClair {
+    fn name(&self) -> &'static str {
+        Planner::name(self)
+    }
+    fn planner(&self) -> Option<&dyn Planner> {
+        Some(self)
+    }
+    fn on_free_slot(&self) -> crate::policy::FreeSlot {
+        use crate::policy::FreeSlot;
+        if self.comm {
+            FreeSlot::Spill { steal: true }
+        } else {
+            FreeSlot::Local { steal: true }
+        }
+    }
+    fn clairvoyant(&self) -> bool {
+        true
+    }
+    fn execute(&self, problem: &Problem, seed: u64) -> Option<crate::execute::Execution> {
+        Some(execute(problem, &mut self.rule(problem), seed))
     }
 }
 

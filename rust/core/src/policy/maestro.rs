@@ -29,6 +29,11 @@ use crate::model::{NodeId, Problem, TaskId, NONE};
 use crate::plan::Assignment;
 use crate::policy::Planner;
 
+/// `maestro`.
+pub const MAESTRO: Maestro = Maestro { comm: false };
+/// `maestro-comm`.
+pub const MAESTRO_COMM: Maestro = Maestro { comm: true };
+
 /// MAESTRO; `comm` allows non-local tasks in the second wave.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Maestro {
@@ -46,6 +51,29 @@ impl Planner for Maestro {
 
     fn plan(&self, problem: &Problem, seed: u64) -> Assignment {
         execute(problem, &mut self.rule(problem), seed).assignment(problem.num_nodes())
+    }
+}
+
+/// Its own rule offline. The heartbeat cannot evaluate chunk weights: the
+/// Session follows the played-out plan, then steals (and the COMM variant
+/// spills), the closest rule it has.
+impl crate::policy::Policy for Maestro {
+    fn name(&self) -> &'static str {
+        Planner::name(self)
+    }
+    fn planner(&self) -> Option<&dyn Planner> {
+        Some(self)
+    }
+    fn on_free_slot(&self) -> crate::policy::FreeSlot {
+        use crate::policy::FreeSlot;
+        if self.comm {
+            FreeSlot::Spill { steal: true }
+        } else {
+            FreeSlot::Local { steal: true }
+        }
+    }
+    fn execute(&self, problem: &Problem, seed: u64) -> Option<crate::execute::Execution> {
+        Some(execute(problem, &mut self.rule(problem), seed))
     }
 }
 

@@ -197,6 +197,20 @@ impl Planner for Mb {
     }
 }
 
+/// The plan already holds its remote tasks; a node whose queue is done
+/// helps with local work, then with any work left.
+impl crate::policy::Policy for Mb {
+    fn name(&self) -> &'static str {
+        Planner::name(self)
+    }
+    fn planner(&self) -> Option<&dyn Planner> {
+        Some(self)
+    }
+    fn on_free_slot(&self) -> crate::policy::FreeSlot {
+        crate::policy::FreeSlot::Spill { steal: true }
+    }
+}
+
 /// Local unit duration of each server: `C_loc / (speed * slots)`.
 pub(crate) fn local_unit(problem: &Problem) -> Vec<f64> {
     (0..problem.num_nodes())

@@ -1,13 +1,34 @@
-//! Placement policies. Two extension points:
+//! Placement policies: one file per policy, one line per policy in the
+//! registry (`registry!` below, in [`PolicyKind::ALL`] order).
 //!
-//! - [`Planner`]: called when the set of pending tasks changes (a job arrives,
-//!   asks change). It returns a whole assignment with an ordered queue per
-//!   node. Dispatch-only policies implement it by playing their rule out, so
-//!   every policy can be compared offline with `spindle plan`.
-//! - [`Dynamic`]: what a node does at a heartbeat once its planned queue is
-//!   empty (ASM1's stealing, Hadoop's "local first, then any").
+//! A policy is a [`Policy`]: a name plus answers at named extension points,
+//! in the manner of the Kubernetes scheduler framework. Every engine asks
+//! the same questions, so a name means one thing everywhere:
 //!
-//! One policy per file; [`PolicyKind`] is the registry by name.
+//! - [`Policy::planner`] (*plan*): runs when the pending work changes (a job
+//!   arrives, asks change). It returns a whole assignment, an ordered queue
+//!   per node. Dispatch-only policies play their rule out, so every policy
+//!   with a planner can be compared offline with `spindle plan`.
+//! - [`Policy::planned`]: whether the Session keeps per-node queues from that
+//!   plan, or decides everything at heartbeats (dispatchers).
+//! - [`Policy::on_free_slot`]: what a node with room and nothing queued does
+//!   ([`FreeSlot`]): take local work, steal from the longest queue, spill up
+//!   to rack and off-switch, delay, wait priced, or stay idle.
+//! - [`Policy::job_order`]: the application order it imposes, if any.
+//! - [`Policy::clairvoyant`]: whether it reads durations before tasks run.
+//! - [`Policy::execute`]: how it runs in the offline executor
+//!   ([`crate::execute`]): its own rule, else its plan with the fallbacks of
+//!   its [`FreeSlot`].
+//! - [`Policy::compile_time`]: seed 004's dispatchers in their compile-time
+//!   form ([`compile_time`]).
+//!
+//! Adding a policy: a new file here defining the policy's type, its
+//! [`Planner`] and its [`Policy`] impl (parameters such as a DS fraction are
+//! the type's fields, set in a `const` there), its `pub mod` line below and
+//! one line in `registry!`; then its golden snapshot
+//! (`UPDATE_SNAPSHOTS=1 cargo test -p spindle-cli --test golden` writes the
+//! new file; no other snapshot may change). [`PolicyKind`] is the public
+//! handle, a variant per registry line.
 
 pub mod asm1;
 pub mod asm1_comm;
@@ -21,6 +42,7 @@ pub mod ds;
 pub mod etf;
 pub mod fair;
 pub mod fifo;
+pub mod free_slot;
 pub mod gcc;
 pub mod greedy;
 pub mod hds;
@@ -42,6 +64,7 @@ use crate::error::CoreError;
 use crate::execute::{execute, Execution, Planned};
 use crate::model::Problem;
 use crate::plan::Assignment;
+pub use free_slot::{ClusterView, FreeSlot};
 
 /// A static planner: the whole assignment at once.
 pub trait Planner: Send + Sync {
@@ -52,237 +75,159 @@ pub trait Planner: Send + Sync {
     fn plan(&self, problem: &Problem, seed: u64) -> Assignment;
 }
 
-/// Heartbeat-time behaviour once a node's planned queue is empty.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// One placement policy: its name and its answer at each extension point.
+/// Implemented once, in the policy's own file; listed once, in `registry!`.
+pub trait Policy: Send + Sync {
+    /// The name used on the command line, in `spindle.policy` and in
+    /// output; its [`Planner`], if any, has the same one.
+    fn name(&self) -> &'static str;
+
+    /// *Plan*: runs whenever the pending work changes, offline (`spindle
+    /// plan`) and in the Session's re-plans. `None` for heartbeat-only
+    /// policies (delay scheduling needs a cluster's timing: see the
+    /// simulator).
+    fn planner(&self) -> Option<&dyn Planner>;
+
+    /// Whether the Session builds per-node queues from [`Self::planner`] at
+    /// each re-plan. False for pure dispatchers, whose decisions are all
+    /// made at heartbeat by [`Self::on_free_slot`].
+    fn planned(&self) -> bool {
+        self.planner().is_some()
+    }
+
+    /// *Free slot*: what a node with room and an empty planned queue does,
+    /// at every heartbeat in the Session and at every free slot in the
+    /// offline executor's default run ([`Self::execute`]).
+    fn on_free_slot(&self) -> FreeSlot;
+
+    /// *Job order*: the application order the policy is one half of (seed
+    /// 002's policies are a job order and a placement); the Session then
+    /// orders its queues by it whatever the configured order. `None`: the
+    /// configured order (`spindle.job.order`).
+    fn job_order(&self) -> Option<crate::session::JobOrder> {
+        None
+    }
+
+    /// Whether the policy reads task durations before they run (seed 000
+    /// Sect. 6.2).
+    fn clairvoyant(&self) -> bool {
+        false
+    }
+
+    /// *Compile-time dispatch*: seed 004's baselines played out over a
+    /// min-heap of servers (Sect. V.B), with start times and skipped
+    /// offers; their plan is its assignment. `None` for the others.
+    fn compile_time(&self, _problem: &Problem, _seed: u64) -> Option<compile_time::Dispatch> {
+        None
+    }
+
+    /// *Execute*: a run in the discrete-event executor ([`crate::execute`]).
+    /// By default the plan is followed, then [`Self::on_free_slot`]'s steal
+    /// and spill ([`Planned`]); a policy with its own runtime rule overrides
+    /// this. `None` without a planner.
+    fn execute(&self, problem: &Problem, seed: u64) -> Option<Execution> {
+        execute_planned(self, problem, seed)
+    }
+}
+
+/// [`Policy::execute`]'s default: `policy`'s plan followed, then its
+/// [`FreeSlot`]'s steal and spill ([`Planned`]). `None` without a planner.
+pub fn execute_planned<P: Policy + ?Sized>(
+    policy: &P,
+    problem: &Problem,
+    seed: u64,
+) -> Option<Execution> {
+    let plan = policy.planner()?.plan(problem, seed);
+    let mut rule = Planned::with_free_slot(&plan, policy.on_free_slot());
+    Some(execute(problem, &mut rule, seed))
+}
+
+/// What the Session caches of its policy for the heartbeat.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Dynamic {
-    /// The Session builds per-node queues from the planner at each re-plan.
-    /// False for pure dispatchers, whose decisions are all made at heartbeat.
+    /// [`Policy::planned`].
     pub planned: bool,
-    /// Take a task local to this node from the node with the longest queue
-    /// (seed 000 Sect. 7.1, ASM1 hybrids).
-    pub steal: bool,
-    /// With nothing local, take rack-local, then off-switch work rather than
-    /// stay idle (the COMM variants; the MAKESPAN ones run local tasks only).
-    pub spill: bool,
-    /// Spill only after missed scheduling opportunities (delay scheduling).
-    pub delay: bool,
-    /// FairScheduler: applications by usage over weight, its locality
-    /// thresholds, one container per heartbeat ([`fair`]).
+    /// [`Policy::on_free_slot`].
+    pub free_slot: FreeSlot,
+    /// [`FreeSlot::Fair`]: one container per heartbeat.
     pub fair: bool,
-    /// With nothing local, take the task the plan starts last remote only
-    /// if waiting for its holder is costlier ([`asm1_priced`]); else wait.
+    /// [`FreeSlot::Priced`]: the Session keeps container durations.
     pub priced: bool,
 }
 
-const DS15: ds::Ds = ds::Ds {
-    name: "ds0.15",
-    fraction: 0.15,
-    heartbeat: ds::HEARTBEAT,
-};
-const DS25: ds::Ds = ds::Ds {
-    name: "ds0.25",
-    fraction: 0.25,
-    heartbeat: ds::HEARTBEAT,
-};
-const GCC: gcc::Gcc = gcc::Gcc {
-    utilization: 0.9,
-    heartbeat: ds::HEARTBEAT,
-};
-const LOCAWARE: [locaware::LocAware; 4] = [
-    locaware::LocAware {
-        avg: false,
-        comm: false,
-    },
-    locaware::LocAware {
-        avg: false,
-        comm: true,
-    },
-    locaware::LocAware {
-        avg: true,
-        comm: false,
-    },
-    locaware::LocAware {
-        avg: true,
-        comm: true,
-    },
-];
+/// The registry: one line per policy, `Variant => &its::POLICY`, in the
+/// order of [`PolicyKind::ALL`] (the order of error messages and tests).
+/// Generates [`PolicyKind`], its variants and `ALL`.
+macro_rules! registry {
+    ($($kind:ident => $policy:expr,)*) => {
+        /// Every policy Spindle knows: a handle on its registry line. The
+        /// policy itself, documented in its file, is [`PolicyKind::policy`].
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum PolicyKind {
+            $($kind,)*
+        }
 
-const CLAIR: [locaware_clair::LocAwareClair; 4] = [
-    locaware_clair::LocAwareClair {
-        avg: false,
-        comm: false,
-    },
-    locaware_clair::LocAwareClair {
-        avg: false,
-        comm: true,
-    },
-    locaware_clair::LocAwareClair {
-        avg: true,
-        comm: false,
-    },
-    locaware_clair::LocAwareClair {
-        avg: true,
-        comm: true,
-    },
-];
+        const REGISTRY: &[&'static dyn Policy] = &[$($policy,)*];
 
-/// Every policy Spindle knows, by name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PolicyKind {
-    Asm1,
-    Asm1Comm,
-    Greedy,
-    GreedyComm,
-    /// CapacityScheduler's delay scheduling, YARN's stock behaviour.
-    HadoopDefault,
-    /// FairScheduler at its default locality thresholds (no delay).
-    HadoopFair,
-    /// FairScheduler with both locality thresholds at 0.5.
-    HadoopFairHalf,
-    /// MaxCover-BalAssign (Fischer, Su and Yin), the flow-based baseline.
-    Mb,
-    /// BAlance-Reduce (seed 004).
-    Bar,
-    /// Hadoop default scheduler as seed 004 runs it (compile-time form).
-    Hds,
-    /// Delay scheduling, threshold 15% of the servers (seed 004's DS0.15).
-    Ds15,
-    /// Delay scheduling, threshold 25% of the servers (seed 004's DS0.25).
-    Ds25,
-    /// Good-Cache-Compute, utility threshold 90% (seed 004).
-    Gcc,
-    /// LABL (seed 001) with remote assignments while `l <= l**` (`labl`).
-    Labl,
-    /// LABL with remote assignments while `l <= l** + 1` (`labl+1`).
-    LablPlus1,
-    /// LABL with remote assignments at every iteration (Theorem 1's setting).
-    LablAlways,
-    /// Hadoop's locality-aware round robin as modelled in seed 001.
-    RoundRobin,
-    /// Seed 000 Sect. 7.1: ASM1's plan, no stealing.
-    StaticAsm1,
-    /// Seed 000 Sect. 7.1: ASM1's plan, then random local tasks.
-    Asm1Makespan,
-    /// Seed 000 Sect. 7.1: ASM1's plan, then local tasks, then stealing from the longest queue.
-    Asm1CommSteal,
-    /// Seed 000 Sect. 6.1.1, both waves.
-    Maestro,
-    MaestroComm,
-    /// Seed 000 Sect. 6.1.2.
-    LocAwareMin,
-    LocAwareMinComm,
-    LocAwareAvg,
-    LocAwareAvgComm,
-    /// Seed 000 Sect. 6.2 (clairvoyant): locality-aware LPT.
-    Etf,
-    EtfComm,
-    /// Seed 000 Sect. 6.2 (clairvoyant).
-    LocAwareClairMin,
-    LocAwareClairMinComm,
-    LocAwareClairAvg,
-    LocAwareClairAvgComm,
-    /// Seed 002: S-PC's LP order of the jobs, Algorithm 2's placement.
-    Spc,
-    /// S-PC's order, placement weighing data locality (issue 12 item 4).
-    SpcLocal,
-    /// Seed 002's baselines (Sect. VI): Identical-machine, Map-only, FIFO,
-    /// HUWF and Tetris-like, each a job order and a placement.
-    SpcIdentical,
-    SpcMapOnly,
-    Fifo,
-    Huwf,
-    Tetris,
-    /// ASM1's plan, stealing, then a locality wait priced from the plan.
-    Asm1Priced,
+        impl PolicyKind {
+            /// Every policy, in registry order.
+            pub const ALL: [PolicyKind; REGISTRY.len()] = [$(PolicyKind::$kind,)*];
+        }
+    };
+}
+
+registry! {
+    Asm1 => &asm1::Asm1,
+    Asm1Comm => &asm1_comm::Asm1Comm,
+    Greedy => &greedy::GREEDY,
+    GreedyComm => &greedy::GREEDY_COMM,
+    HadoopDefault => &delay::HadoopDefault,
+    HadoopFair => &fair::HADOOP_FAIR,
+    HadoopFairHalf => &fair::HADOOP_FAIR_HALF,
+    Mb => &mb::Mb,
+    Bar => &bar::Bar,
+    Hds => &hds::Hds,
+    Ds15 => &ds::DS15,
+    Ds25 => &ds::DS25,
+    Gcc => &gcc::GCC,
+    Labl => &labl::LABL,
+    LablPlus1 => &labl::LABL_PLUS_1,
+    LablAlways => &labl::LABL_ALWAYS,
+    RoundRobin => &round_robin::RoundRobin,
+    StaticAsm1 => &static_asm1::StaticAsm1,
+    Asm1Makespan => &asm1_makespan::Asm1Makespan,
+    Asm1CommSteal => &asm1_comm_steal::Asm1CommSteal,
+    Maestro => &maestro::MAESTRO,
+    MaestroComm => &maestro::MAESTRO_COMM,
+    LocAwareMin => &locaware::LOCAWARE_MIN,
+    LocAwareMinComm => &locaware::LOCAWARE_MIN_COMM,
+    LocAwareAvg => &locaware::LOCAWARE_AVG,
+    LocAwareAvgComm => &locaware::LOCAWARE_AVG_COMM,
+    Etf => &etf::ETF,
+    EtfComm => &etf::ETF_COMM,
+    LocAwareClairMin => &locaware_clair::CLAIR_MIN,
+    LocAwareClairMinComm => &locaware_clair::CLAIR_MIN_COMM,
+    LocAwareClairAvg => &locaware_clair::CLAIR_AVG,
+    LocAwareClairAvgComm => &locaware_clair::CLAIR_AVG_COMM,
+    Spc => &spc::Spc,
+    SpcLocal => &spc_local::SpcLocal,
+    SpcIdentical => &spc_identical::SpcIdentical,
+    SpcMapOnly => &spc_map_only::SpcMapOnly,
+    Fifo => &fifo::Fifo,
+    Huwf => &huwf::Huwf,
+    Tetris => &tetris::Tetris,
+    Asm1Priced => &asm1_priced::Asm1Priced,
 }
 
 impl PolicyKind {
-    pub const ALL: [PolicyKind; 40] = [
-        PolicyKind::Asm1,
-        PolicyKind::Asm1Comm,
-        PolicyKind::Greedy,
-        PolicyKind::GreedyComm,
-        PolicyKind::HadoopDefault,
-        PolicyKind::HadoopFair,
-        PolicyKind::HadoopFairHalf,
-        PolicyKind::Mb,
-        PolicyKind::Bar,
-        PolicyKind::Hds,
-        PolicyKind::Ds15,
-        PolicyKind::Ds25,
-        PolicyKind::Gcc,
-        PolicyKind::Labl,
-        PolicyKind::LablPlus1,
-        PolicyKind::LablAlways,
-        PolicyKind::RoundRobin,
-        PolicyKind::StaticAsm1,
-        PolicyKind::Asm1Makespan,
-        PolicyKind::Asm1CommSteal,
-        PolicyKind::Maestro,
-        PolicyKind::MaestroComm,
-        PolicyKind::LocAwareMin,
-        PolicyKind::LocAwareMinComm,
-        PolicyKind::LocAwareAvg,
-        PolicyKind::LocAwareAvgComm,
-        PolicyKind::Etf,
-        PolicyKind::EtfComm,
-        PolicyKind::LocAwareClairMin,
-        PolicyKind::LocAwareClairMinComm,
-        PolicyKind::LocAwareClairAvg,
-        PolicyKind::LocAwareClairAvgComm,
-        PolicyKind::Spc,
-        PolicyKind::SpcLocal,
-        PolicyKind::SpcIdentical,
-        PolicyKind::SpcMapOnly,
-        PolicyKind::Fifo,
-        PolicyKind::Huwf,
-        PolicyKind::Tetris,
-        PolicyKind::Asm1Priced,
-    ];
+    /// The policy behind this handle.
+    #[inline]
+    pub fn policy(self) -> &'static dyn Policy {
+        REGISTRY[self as usize]
+    }
 
     pub fn name(self) -> &'static str {
-        match self {
-            PolicyKind::Asm1 => "asm1",
-            PolicyKind::Asm1Comm => "asm1-comm",
-            PolicyKind::Greedy => "greedy",
-            PolicyKind::GreedyComm => "greedy-comm",
-            PolicyKind::HadoopDefault => "hadoop-default",
-            PolicyKind::HadoopFair => "hadoop-fair",
-            PolicyKind::HadoopFairHalf => "hadoop-fair-0.5",
-            PolicyKind::Mb => "mb",
-            PolicyKind::Bar => "bar",
-            PolicyKind::Hds => "hds",
-            PolicyKind::Ds15 => "ds0.15",
-            PolicyKind::Ds25 => "ds0.25",
-            PolicyKind::Gcc => "gcc",
-            PolicyKind::Labl => "labl",
-            PolicyKind::LablPlus1 => "labl+1",
-            PolicyKind::LablAlways => "labl-always",
-            PolicyKind::RoundRobin => "round-robin",
-            PolicyKind::StaticAsm1 => "static-asm1",
-            PolicyKind::Asm1Makespan => "asm1-makespan",
-            PolicyKind::Asm1CommSteal => "asm1-comm-steal",
-            PolicyKind::Maestro => "maestro",
-            PolicyKind::MaestroComm => "maestro-comm",
-            PolicyKind::LocAwareMin => "locaware-min",
-            PolicyKind::LocAwareMinComm => "locaware-min-comm",
-            PolicyKind::LocAwareAvg => "locaware-avg",
-            PolicyKind::LocAwareAvgComm => "locaware-avg-comm",
-            PolicyKind::Etf => "etf",
-            PolicyKind::EtfComm => "etf-comm",
-            PolicyKind::LocAwareClairMin => "locaware-clair-min",
-            PolicyKind::LocAwareClairMinComm => "locaware-clair-min-comm",
-            PolicyKind::LocAwareClairAvg => "locaware-clair-avg",
-            PolicyKind::LocAwareClairAvgComm => "locaware-clair-avg-comm",
-            PolicyKind::Spc => "spc",
-            PolicyKind::SpcLocal => "spc-local",
-            PolicyKind::SpcIdentical => "spc-identical",
-            PolicyKind::SpcMapOnly => "spc-map-only",
-            PolicyKind::Fifo => "fifo",
-            PolicyKind::Huwf => "huwf",
-            PolicyKind::Tetris => "tetris",
-            PolicyKind::Asm1Priced => "asm1-priced",
-        }
+        self.policy().name()
     }
 
     /// Seed 002's policies (S-PC and its baselines): the Session orders
@@ -292,64 +237,24 @@ impl PolicyKind {
         self.job_order().is_some()
     }
 
-    /// The application order a policy is one half of (seed 002's: a job
-    /// order and a placement), `None` for the others.
+    /// [`Policy::job_order`].
     pub fn job_order(self) -> Option<crate::session::JobOrder> {
-        use crate::session::JobOrder as O;
-        match self {
-            PolicyKind::Spc | PolicyKind::SpcLocal => Some(O::Spc),
-            PolicyKind::SpcIdentical => Some(O::SpcIdentical),
-            PolicyKind::SpcMapOnly => Some(O::SpcMapOnly),
-            PolicyKind::Fifo => Some(O::Fifo),
-            PolicyKind::Huwf => Some(O::Huwf),
-            PolicyKind::Tetris => Some(O::Tetris),
-            _ => None,
-        }
+        self.policy().job_order()
     }
 
-    /// MAKESPAN-ORIENTED policies run local tasks only; COMM-ORIENTED ones
-    /// never leave a node idle while work remains (seed 000 Sect. 2).
+    /// [`FreeSlot::is_comm`] of the policy's [`Policy::on_free_slot`].
     pub fn is_comm(self) -> bool {
-        self.dynamic().spill
+        self.free_slot().is_comm()
     }
 
-    /// Whether the policy reads task durations before they run (seed 000 Sect. 6.2).
+    /// [`Policy::clairvoyant`].
     pub fn is_clairvoyant(self) -> bool {
-        matches!(
-            self,
-            PolicyKind::Etf
-                | PolicyKind::EtfComm
-                | PolicyKind::LocAwareClairMin
-                | PolicyKind::LocAwareClairMinComm
-                | PolicyKind::LocAwareClairAvg
-                | PolicyKind::LocAwareClairAvgComm
-        )
+        self.policy().clairvoyant()
     }
 
-    /// The rule of a dispatcher at a free slot with no local task, the same
-    /// in the compile-time dispatch (`spindle plan`) and the Session: HDS and
-    /// GREEDY-COMM take any task, DS counts skips up to its threshold (a
-    /// fraction of the `nodes` servers), GCC waits while the cluster is busy.
-    pub fn dispatch_rule(self, nodes: usize) -> Option<compile_time::Rule> {
-        match self {
-            PolicyKind::Hds | PolicyKind::GreedyComm => Some(compile_time::Rule::Any),
-            PolicyKind::Ds15 => Some(DS15.rule_for(nodes)),
-            PolicyKind::Ds25 => Some(DS25.rule_for(nodes)),
-            PolicyKind::Gcc => Some(GCC.rule()),
-            _ => None,
-        }
-    }
-
-    /// The FairScheduler's locality thresholds, for `hadoop-fair*`.
-    pub fn fair_locality(self) -> Option<fair::FairLocality> {
-        match self {
-            PolicyKind::HadoopFair => Some(fair::FairLocality::DEFAULT),
-            PolicyKind::HadoopFairHalf => Some(fair::FairLocality {
-                node_threshold: 0.5,
-                rack_threshold: 0.5,
-            }),
-            _ => None,
-        }
+    /// [`Policy::on_free_slot`].
+    pub fn free_slot(self) -> FreeSlot {
+        self.policy().on_free_slot()
     }
 
     /// Looks a policy up by its command-line name (every [`ScheduleKind`]
@@ -364,116 +269,19 @@ impl PolicyKind {
         })
     }
 
-    /// The offline planner, for policies that have one (heartbeat-time rules
-    /// such as delay scheduling need a cluster's timing: see the simulator).
+    /// [`Policy::planner`].
     pub fn planner(self) -> Option<&'static dyn Planner> {
-        match self {
-            PolicyKind::Asm1 => Some(&asm1::Asm1),
-            PolicyKind::Asm1Comm => Some(&asm1_comm::Asm1Comm),
-            PolicyKind::Greedy => Some(&greedy::Greedy { comm: false }),
-            PolicyKind::GreedyComm => Some(&greedy::Greedy { comm: true }),
-            PolicyKind::HadoopDefault | PolicyKind::HadoopFair | PolicyKind::HadoopFairHalf => None,
-            PolicyKind::Mb => Some(&mb::Mb),
-            PolicyKind::Bar => Some(&bar::Bar),
-            PolicyKind::Hds => Some(&hds::Hds),
-            PolicyKind::Ds15 => Some(&DS15),
-            PolicyKind::Ds25 => Some(&DS25),
-            PolicyKind::Gcc => Some(&GCC),
-            PolicyKind::Labl => Some(&labl::Labl {
-                threshold: labl::RemoteThreshold::UpTo(0),
-            }),
-            PolicyKind::LablPlus1 => Some(&labl::Labl {
-                threshold: labl::RemoteThreshold::UpTo(1),
-            }),
-            PolicyKind::LablAlways => Some(&labl::Labl {
-                threshold: labl::RemoteThreshold::Always,
-            }),
-            PolicyKind::RoundRobin => Some(&round_robin::RoundRobin),
-            PolicyKind::StaticAsm1 => Some(&static_asm1::StaticAsm1),
-            PolicyKind::Asm1Makespan => Some(&asm1_makespan::Asm1Makespan),
-            PolicyKind::Asm1CommSteal => Some(&asm1_comm_steal::Asm1CommSteal),
-            PolicyKind::Maestro => Some(&maestro::Maestro { comm: false }),
-            PolicyKind::MaestroComm => Some(&maestro::Maestro { comm: true }),
-            PolicyKind::LocAwareMin => Some(&LOCAWARE[0]),
-            PolicyKind::LocAwareMinComm => Some(&LOCAWARE[1]),
-            PolicyKind::LocAwareAvg => Some(&LOCAWARE[2]),
-            PolicyKind::LocAwareAvgComm => Some(&LOCAWARE[3]),
-            PolicyKind::Etf => Some(&etf::Etf { comm: false }),
-            PolicyKind::EtfComm => Some(&etf::Etf { comm: true }),
-            PolicyKind::LocAwareClairMin => Some(&CLAIR[0]),
-            PolicyKind::LocAwareClairMinComm => Some(&CLAIR[1]),
-            PolicyKind::LocAwareClairAvg => Some(&CLAIR[2]),
-            PolicyKind::LocAwareClairAvgComm => Some(&CLAIR[3]),
-            PolicyKind::Spc => Some(&spc::Spc),
-            PolicyKind::SpcLocal => Some(&spc_local::SpcLocal),
-            PolicyKind::SpcIdentical => Some(&spc_identical::SpcIdentical),
-            PolicyKind::SpcMapOnly => Some(&spc_map_only::SpcMapOnly),
-            PolicyKind::Fifo => Some(&fifo::Fifo),
-            PolicyKind::Huwf => Some(&huwf::Huwf),
-            PolicyKind::Tetris => Some(&tetris::Tetris),
-            PolicyKind::Asm1Priced => Some(&asm1_priced::Asm1Priced),
-        }
+        self.policy().planner()
     }
 
-    /// Runs the policy in the discrete-event executor ([`crate::execute`]):
-    /// its own runtime rule where it has one, else its plan with the
-    /// fallbacks of [`PolicyKind::dynamic`]. `None` for heartbeat-only
-    /// policies (delay scheduling needs the simulator's heartbeats).
+    /// [`Policy::execute`]. `None` for heartbeat-only policies.
     pub fn execute(self, problem: &Problem, seed: u64) -> Option<Execution> {
-        use PolicyKind as K;
-        let e = match self {
-            K::Greedy | K::GreedyComm => {
-                let g = greedy::Greedy {
-                    comm: self == K::GreedyComm,
-                };
-                execute(problem, &mut g.rule(problem), seed)
-            }
-            K::Asm1Makespan => execute(
-                problem,
-                &mut asm1_makespan::Asm1MakespanRule::new(problem, seed),
-                seed,
-            ),
-            K::Asm1CommSteal => execute(
-                problem,
-                &mut asm1_comm_steal::Asm1CommStealRule::new(problem, seed),
-                seed,
-            ),
-            K::Maestro | K::MaestroComm => {
-                let m = maestro::Maestro {
-                    comm: self == K::MaestroComm,
-                };
-                execute(problem, &mut m.rule(problem), seed)
-            }
-            K::LocAwareMin | K::LocAwareMinComm | K::LocAwareAvg | K::LocAwareAvgComm => {
-                let l = locaware::LocAware {
-                    avg: matches!(self, K::LocAwareAvg | K::LocAwareAvgComm),
-                    comm: self.is_comm(),
-                };
-                execute(problem, &mut l.rule(problem), seed)
-            }
-            K::LocAwareClairMin
-            | K::LocAwareClairMinComm
-            | K::LocAwareClairAvg
-            | K::LocAwareClairAvgComm => {
-                let l = locaware_clair::LocAwareClair {
-                    avg: matches!(self, K::LocAwareClairAvg | K::LocAwareClairAvgComm),
-                    comm: self.is_comm(),
-                };
-                execute(problem, &mut l.rule(problem), seed)
-            }
-            K::EtfComm => execute(problem, &mut etf::EtfCommRule::new(problem), seed),
-            K::Asm1Priced => execute(
-                problem,
-                &mut asm1_priced::Asm1PricedRule::new(problem, seed),
-                seed,
-            ),
-            _ => {
-                let plan = self.planner()?.plan(problem, seed);
-                let d = self.dynamic();
-                execute(problem, &mut Planned::new(&plan, d.steal, d.spill), seed)
-            }
-        };
-        Some(e)
+        self.policy().execute(problem, seed)
+    }
+
+    /// [`Policy::compile_time`].
+    pub fn compile_time(self, problem: &Problem, seed: u64) -> Option<compile_time::Dispatch> {
+        self.policy().compile_time(problem, seed)
     }
 
     /// The offline planner, or an error naming the policy that has none.
@@ -483,121 +291,15 @@ impl PolicyKind {
         })
     }
 
+    /// What the Session caches for its heartbeats.
     pub fn dynamic(self) -> Dynamic {
-        let d = Dynamic {
-            planned: false,
-            steal: false,
-            spill: false,
-            delay: false,
-            fair: false,
-            priced: false,
-        };
-        match self {
-            PolicyKind::Asm1 => Dynamic {
-                planned: true,
-                steal: true,
-                ..d
-            },
-            PolicyKind::Asm1Comm => Dynamic {
-                planned: true,
-                steal: true,
-                spill: true,
-                ..d
-            },
-            PolicyKind::Greedy => d,
-            PolicyKind::GreedyComm => Dynamic { spill: true, ..d },
-            PolicyKind::HadoopDefault => Dynamic {
-                spill: true,
-                delay: true,
-                ..d
-            },
-            PolicyKind::HadoopFair | PolicyKind::HadoopFairHalf => Dynamic {
-                spill: true,
-                fair: true,
-                ..d
-            },
-            // The plan already holds its remote tasks; a node whose queue is
-            // done helps with local work, then with any work left.
-            PolicyKind::Mb | PolicyKind::Bar => Dynamic {
-                planned: true,
-                steal: true,
-                spill: true,
-                ..d
-            },
-            // At heartbeats: local first, then their rule
-            // ([`PolicyKind::dispatch_rule`]).
-            PolicyKind::Hds | PolicyKind::Ds15 | PolicyKind::Ds25 | PolicyKind::Gcc => {
-                Dynamic { spill: true, ..d }
-            }
-            // LABL's plan already holds its remote choices; an idle node may
-            // still take a local task (no extra resources), never a remote one.
-            PolicyKind::Labl | PolicyKind::LablPlus1 | PolicyKind::LablAlways => Dynamic {
-                planned: true,
-                steal: true,
-                ..d
-            },
-            // Follow the round-robin plan; once it is done, Hadoop's own
-            // fallback: any work rather than stay idle.
-            PolicyKind::RoundRobin => Dynamic {
-                planned: true,
-                spill: true,
-                ..d
-            },
-            PolicyKind::StaticAsm1 | PolicyKind::Etf => Dynamic { planned: true, ..d },
-            PolicyKind::Asm1Makespan => Dynamic {
-                planned: true,
-                steal: true,
-                ..d
-            },
-            PolicyKind::Asm1CommSteal | PolicyKind::EtfComm => Dynamic {
-                planned: true,
-                steal: true,
-                spill: true,
-                ..d
-            },
-            // The heartbeat cannot evaluate chunk weights or holder counts:
-            // the Session follows the played-out plan, then steals (and the
-            // COMM variants spill), the closest rule it has.
-            PolicyKind::Maestro
-            | PolicyKind::LocAwareMin
-            | PolicyKind::LocAwareAvg
-            | PolicyKind::LocAwareClairMin
-            | PolicyKind::LocAwareClairAvg => Dynamic {
-                planned: true,
-                steal: true,
-                ..d
-            },
-            PolicyKind::MaestroComm
-            | PolicyKind::LocAwareMinComm
-            | PolicyKind::LocAwareAvgComm
-            | PolicyKind::LocAwareClairMinComm
-            | PolicyKind::LocAwareClairAvgComm => Dynamic {
-                planned: true,
-                steal: true,
-                spill: true,
-                ..d
-            },
-            // S-PC's plan already holds its remote choices (each task on
-            // the machine finishing it first): an idle node takes a local
-            // task, never another remote one (its queue is the plan's).
-            PolicyKind::Spc
-            | PolicyKind::SpcLocal
-            | PolicyKind::SpcIdentical
-            | PolicyKind::SpcMapOnly
-            | PolicyKind::Fifo
-            | PolicyKind::Huwf
-            | PolicyKind::Tetris => Dynamic {
-                planned: true,
-                steal: true,
-                ..d
-            },
-            // Not COMM: a priced wait may leave a node idle while work remains.
-            PolicyKind::Asm1Priced => Dynamic {
-                planned: true,
-                steal: true,
-                priced: true,
-                ..d
-            },
+        let p = self.policy();
+        let free_slot = p.on_free_slot();
+        Dynamic {
+            planned: p.planned(),
+            free_slot,
+            fair: matches!(free_slot, FreeSlot::Fair(_)),
+            priced: free_slot == FreeSlot::Priced,
         }
     }
 }
@@ -680,13 +382,67 @@ impl std::str::FromStr for PolicyKind {
 mod tests {
     use super::*;
 
+    /// Each registry line: the policy's name, its planner's and the
+    /// handle's agree, the name looks the same line up, and no two lines
+    /// share a name.
     #[test]
-    fn planner_names_match_the_registry() {
+    fn every_registry_line_agrees_with_its_policy_and_names_are_unique() {
+        assert_eq!(PolicyKind::ALL.len(), REGISTRY.len());
+        let mut seen = std::collections::HashSet::new();
+        for (i, p) in PolicyKind::ALL.into_iter().enumerate() {
+            assert_eq!(p as usize, i, "{p:?} out of registry order");
+            let policy = p.policy();
+            assert_eq!(p.name(), policy.name());
+            if let Some(planner) = policy.planner() {
+                assert_eq!(planner.name(), policy.name(), "{p:?}'s planner");
+            }
+            assert!(!policy.name().is_empty(), "{p:?}");
+            assert!(seen.insert(policy.name()), "{} listed twice", p.name());
+            assert_eq!(PolicyKind::from_name(p.name()).unwrap(), p);
+        }
+    }
+
+    /// A policy the Session plans for has a planner; one without a planner
+    /// has no offline run.
+    #[test]
+    fn planned_policies_have_a_planner() {
         for p in PolicyKind::ALL {
-            if let Some(planner) = p.planner() {
-                assert_eq!(planner.name(), p.name());
+            if p.dynamic().planned {
+                assert!(p.planner().is_some(), "{p}");
+            }
+            if p.planner().is_none() {
+                let tiny = Problem::uniform(1, &[vec![0]], crate::model::CostModel::default());
+                assert!(p.execute(&tiny, 0).is_none(), "{p}");
+                assert!(p.offline_planner().is_err(), "{p}");
             }
         }
+    }
+
+    #[test]
+    fn free_slot_answers_classify_comm_and_steal() {
+        use compile_time::Dispatcher;
+        assert!(!FreeSlot::Local { steal: true }.is_comm());
+        assert!(FreeSlot::Local { steal: true }.steals());
+        assert!(FreeSlot::Spill { steal: false }.is_comm());
+        assert!(!FreeSlot::Spill { steal: false }.steals());
+        assert!(FreeSlot::Priced.steals() && !FreeSlot::Priced.is_comm());
+        assert!(FreeSlot::Delay.is_comm() && !FreeSlot::Delay.steals());
+        assert!(FreeSlot::Dispatch(Dispatcher::Any).is_comm());
+        assert_eq!(
+            Dispatcher::Delay { fraction: 0.15 }.rule(20),
+            compile_time::Rule::Delay { threshold: 3 }
+        );
+        assert_eq!(
+            PolicyKind::Ds15.free_slot(),
+            FreeSlot::Dispatch(ds::DS15.dispatcher())
+        );
+        assert_eq!(
+            PolicyKind::HadoopFairHalf.free_slot(),
+            FreeSlot::Fair(fair::FairLocality {
+                node_threshold: 0.5,
+                rack_threshold: 0.5
+            })
+        );
     }
 
     #[test]
@@ -707,12 +463,21 @@ mod tests {
         }
     }
 
+    /// The error lists every name in registry order; the first forty are
+    /// pinned (a new policy appends its line).
     #[test]
     fn unknown_policy_lists_the_known_ones() {
         let err = PolicyKind::from_name("lifo").unwrap_err().to_string();
+        let known = PolicyKind::ALL.map(|p| p.name()).join(", ");
         assert_eq!(
             err,
-            "unknown policy \"lifo\"; known policies: asm1, asm1-comm, greedy, greedy-comm, hadoop-default, hadoop-fair, hadoop-fair-0.5, mb, bar, hds, ds0.15, ds0.25, gcc, labl, labl+1, labl-always, round-robin, static-asm1, asm1-makespan, asm1-comm-steal, maestro, maestro-comm, locaware-min, locaware-min-comm, locaware-avg, locaware-avg-comm, etf, etf-comm, locaware-clair-min, locaware-clair-min-comm, locaware-clair-avg, locaware-clair-avg-comm, spc, spc-local, spc-identical, spc-map-only, fifo, huwf, tetris, asm1-priced"
+            format!("unknown policy \"lifo\"; known policies: {known}")
+        );
+        assert!(
+            known.starts_with(
+                "asm1, asm1-comm, greedy, greedy-comm, hadoop-default, hadoop-fair, hadoop-fair-0.5, mb, bar, hds, ds0.15, ds0.25, gcc, labl, labl+1, labl-always, round-robin, static-asm1, asm1-makespan, asm1-comm-steal, maestro, maestro-comm, locaware-min, locaware-min-comm, locaware-avg, locaware-avg-comm, etf, etf-comm, locaware-clair-min, locaware-clair-min-comm, locaware-clair-avg, locaware-clair-avg-comm, spc, spc-local, spc-identical, spc-map-only, fifo, huwf, tetris, asm1-priced"
+            ),
+            "{known}"
         );
     }
 }

@@ -55,6 +55,20 @@ impl Planner for RoundRobin {
     }
 }
 
+/// Follow the round-robin plan; once it is done, Hadoop's own fallback:
+/// any work rather than stay idle.
+impl crate::policy::Policy for RoundRobin {
+    fn name(&self) -> &'static str {
+        Planner::name(self)
+    }
+    fn planner(&self) -> Option<&dyn Planner> {
+        Some(self)
+    }
+    fn on_free_slot(&self) -> crate::policy::FreeSlot {
+        crate::policy::FreeSlot::Spill { steal: false }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

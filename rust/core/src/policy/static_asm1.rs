@@ -22,6 +22,19 @@ impl Planner for StaticAsm1 {
     }
 }
 
+/// The plan exactly; a node whose queue is done stays idle.
+impl crate::policy::Policy for StaticAsm1 {
+    fn name(&self) -> &'static str {
+        Planner::name(self)
+    }
+    fn planner(&self) -> Option<&dyn Planner> {
+        Some(self)
+    }
+    fn on_free_slot(&self) -> crate::policy::FreeSlot {
+        crate::policy::FreeSlot::Local { steal: false }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

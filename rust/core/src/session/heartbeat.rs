@@ -4,6 +4,8 @@
 use super::events::adjust_askers;
 use super::*;
 use crate::policy::asm1_priced::{remote_factor, start_delay_waves, take_remote, Price};
+use crate::policy::compile_time::Dispatcher;
+use crate::policy::ClusterView;
 
 /// How often (ms of heartbeat time) the stall detector looks.
 const STALL_CHECK_MS: i64 = 10_000;
@@ -330,62 +332,45 @@ impl Session {
         }
     }
 
-    /// The policy's decision once the node's queue is empty. ASM1 hybrids
-    /// (seed 000 Sect. 7.1) first steal a task local to this node from the
-    /// longest queue; then applications are served in FIFO order, each at its
-    /// most local level, as Hadoop's FifoScheduler visits them: node-local,
-    /// then (COMM variants) rack-local and off-switch. Asks with no location
-    /// at all (reducers) have no local choice and are served by every policy.
+    /// The policy's decision once the node's queue is empty: its
+    /// [`FreeSlot`](crate::policy::FreeSlot), carried out by its `decide`
+    /// on this engine's [`ClusterView`] ([`SessionView`]).
+    #[inline]
     fn fallback(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
-        let Dynamic {
-            steal,
-            spill,
-            delay,
-            priced,
-            ..
-        } = self.dynamic;
-        if delay {
-            return self.delayed(node, free);
-        }
-        if let Some(rule) = self.cfg.policy.fair_locality() {
-            return self.fair(node, free, rule);
-        }
-        if let Some(rule) = self.cfg.policy.dispatch_rule(self.alive_nodes as usize) {
-            return self.dispatch(node, free, rule);
-        }
-        if steal {
-            if let Some(s) = self.steal(node, free) {
+        let f = self.dynamic.free_slot;
+        f.decide(&mut SessionView { s: self, free }, node)
+    }
+
+    /// Local-only: local work first; then groups whose locality wait
+    /// reached the cap, so that maps are not kept waiting behind reducers;
+    /// then location-less asks (reducers). Else the slot idles.
+    fn local_only(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
+        if self.askers[self.nodes[node as usize].name as usize] > 0 {
+            if let Some(s) = self.serve_asking(node, free) {
                 return Some(s);
             }
         }
-        if priced {
-            return self.priced(node, free);
+        if let Some(s) = self.serve_starving(node, free) {
+            return Some(s);
         }
-        if !spill {
-            // Local work first; then groups whose locality wait reached the
-            // cap, so that maps are not kept waiting behind reducers; then
-            // location-less asks (reducers).
-            if self.askers[self.nodes[node as usize].name as usize] > 0 {
-                if let Some(s) = self.serve_asking(node, free) {
-                    return Some(s);
-                }
-            }
-            if let Some(s) = self.serve_starving(node, free) {
-                return Some(s);
-            }
-            if self.location_less == 0 {
-                return None;
-            }
-            return self.serve_fifo(node, free, |g, _| {
-                g.counts.is_empty().then_some(Locality::OffSwitch)
-            });
+        if self.location_less == 0 {
+            return None;
         }
+        self.serve_fifo(node, free, |g, _| {
+            g.counts.is_empty().then_some(Locality::OffSwitch)
+        })
+    }
+
+    /// COMM: applications in FIFO order, each at its most local level, as
+    /// Hadoop's FifoScheduler visits them: node-local, then rack-local and
+    /// off-switch where the group relaxes locality.
+    fn spill(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
         self.serve_fifo(node, free, |g, n| {
             if g.asked(n.name) {
                 Some(Locality::Node)
-            } else if spill && g.relax && g.asked(n.rack) {
+            } else if g.relax && g.asked(n.rack) {
                 Some(Locality::Rack)
-            } else if (spill && g.relax) || g.counts.is_empty() {
+            } else if g.relax || g.counts.is_empty() {
                 Some(Locality::OffSwitch)
             } else {
                 None
@@ -889,5 +874,55 @@ impl Session {
             count: 1,
             locality: s.locality,
         });
+    }
+}
+
+/// The Session's [`ClusterView`]: a heartbeat of a node with `free`
+/// resources. Asks with no location at all (reducers) have no local choice
+/// and are served under every answer.
+struct SessionView<'a> {
+    s: &'a mut Session,
+    free: &'a Resources,
+}
+
+impl ClusterView for SessionView<'_> {
+    type Pick = Slot;
+
+    /// ASM1 hybrids (seed 000 Sect. 7.1): a local task from the longest queue.
+    #[inline]
+    fn steal(&mut self, node: NodeId) -> Option<Slot> {
+        self.s.steal(node, self.free)
+    }
+
+    #[inline]
+    fn local_only(&mut self, node: NodeId) -> Option<Slot> {
+        self.s.local_only(node, self.free)
+    }
+
+    #[inline]
+    fn spill(&mut self, node: NodeId) -> Option<Slot> {
+        self.s.spill(node, self.free)
+    }
+
+    #[inline]
+    fn priced(&mut self, node: NodeId) -> Option<Slot> {
+        self.s.priced(node, self.free)
+    }
+
+    #[inline]
+    fn delay(&mut self, node: NodeId) -> Option<Slot> {
+        self.s.delayed(node, self.free)
+    }
+
+    #[inline]
+    fn fair(&mut self, node: NodeId, rule: FairLocality) -> Option<Slot> {
+        self.s.fair(node, self.free, rule)
+    }
+
+    /// DS's threshold over the live nodes.
+    #[inline]
+    fn dispatch(&mut self, node: NodeId, rule: Dispatcher) -> Option<Slot> {
+        let nodes = self.s.alive_nodes as usize;
+        self.s.dispatch(node, self.free, rule.rule(nodes))
     }
 }
