@@ -1,0 +1,105 @@
+package org.spindle.yarn;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.spindle.yarn.MockCluster.asks;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.apache.hadoop.yarn.api.protocolrecords.AllocateResponse;
+import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.ResourceRequest;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
+import org.junit.Test;
+import org.spindle.yarn.MockCluster.Grant;
+import org.spindle.yarn.MockCluster.Sched;
+
+/**
+ * The plugin as an admin switches it on: no {@code spindle.policy} set, so
+ * the default ({@code asm1}, local-only) runs in a real ResourceManager
+ * (MockRM). The other scenarios pin {@code asm1-comm}, which spills at once.
+ */
+public class TestDefaultPolicy {
+
+  /** A cluster with the plugin's defaults, and {@code maxWaitMs} if not null. */
+  private static MockCluster cluster(Integer maxWaitMs) throws Exception {
+    YarnConfiguration conf = MockCluster.conf(Sched.SPINDLE);
+    conf.unset(SpindleSettings.POLICY);
+    if (maxWaitMs != null) {
+      conf.setInt(SpindleSettings.MAX_WAIT, maxWaitMs);
+    }
+    return new MockCluster(Sched.SPINDLE, conf, null);
+  }
+
+  /** One round: each host heartbeats, then the AM pulls its containers. */
+  private static List<Grant> round(MockCluster c, MockAM am, int r, String... hosts)
+      throws Exception {
+    for (String h : hosts) {
+      c.nm(h).nodeHeartbeat(true);
+      c.rm.drainEvents();
+    }
+    AllocateResponse resp = am.allocate(Collections.<ResourceRequest>emptyList(),
+        Collections.<ContainerId>emptyList());
+    List<Grant> out = new ArrayList<>();
+    for (Container x : resp.getAllocatedContainers()) {
+      out.add(new Grant(x, r));
+    }
+    return out;
+  }
+
+  /**
+   * Maps whose block is on h2 are not handed to the other nodes' free slots
+   * while the wait lasts (asm1-comm would place them rack-local on h1 at
+   * once); h2's first heartbeat takes them all, node-local.
+   */
+  @Test
+  public void theDefaultKeepsMapsForTheirReplicaHolder() throws Exception {
+    try (MockCluster c = cluster(60_000)) {
+      MockAM am = c.launchApp("local", "h4");
+      am.allocate(asks(20, 3, "h2"), null);
+      List<Grant> early = new ArrayList<>();
+      for (int r = 0; r < 5; r++) {
+        early.addAll(round(c, am, r, "h1", "h3", "h4"));
+      }
+      assertEquals("nodes without the block get none of its maps: " + early, 0, early.size());
+      List<Grant> got = new ArrayList<>();
+      for (int r = 5; r < 10 && got.size() < 3; r++) {
+        got.addAll(round(c, am, r, "h2", "h1", "h3", "h4"));
+      }
+      assertEquals("all three maps: " + got, 3, got.size());
+      for (Grant g : got) {
+        assertEquals("node-local on the replica holder: " + got, "h2", g.host);
+      }
+      c.assertMetricsSane("after the local grants");
+    }
+  }
+
+  /**
+   * The wait has a hard cap (spindle.locality.max-wait-ms): when the replica
+   * holder never has room (here it never heartbeats), the maps go rack-local
+   * once the cap has passed, not before, and not never.
+   */
+  @Test
+  public void theDefaultCapsTheLocalityWait() throws Exception {
+    try (MockCluster c = cluster(500)) {
+      MockAM am = c.launchApp("capped", "h4");
+      am.allocate(asks(20, 2, "h2"), null);
+      List<Grant> first = round(c, am, 0, "h1", "h3", "h4");
+      assertEquals("within the cap nothing spills: " + first, 0, first.size());
+      List<Grant> got = new ArrayList<>();
+      for (int r = 1; r < 100 && got.size() < 2; r++) {
+        Thread.sleep(100);
+        got.addAll(round(c, am, r, "h1", "h3", "h4"));
+      }
+      assertEquals("both maps once the cap passed: " + got, 2, got.size());
+      for (Grant g : got) {
+        assertEquals("rack-local first (h1 shares h2's rack): " + got, "h1", g.host);
+        assertTrue("not before the cap: " + got, g.round >= 2);
+      }
+      c.assertMetricsSane("after the capped grants");
+    }
+  }
+}
