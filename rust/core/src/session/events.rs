@@ -270,7 +270,15 @@ impl Session {
                     let a = &apps[x as usize];
                     let pending: f64 = a.groups.iter().map(|g| g.any.max(0) as f64).sum();
                     let lp = if spc { a.order_key } else { 0.0 };
-                    (lp, pending / a.weight, a.submit, x)
+                    // An app that asks nothing yet (just registered) ranks
+                    // last, not first: its asks arrive before the next
+                    // re-rank, and the heartbeat's serves read the rank.
+                    let key = if pending > 0.0 {
+                        pending / a.weight
+                    } else {
+                        f64::INFINITY
+                    };
+                    (lp, key, a.submit, x)
                 })
                 .collect();
             keyed.sort_unstable_by(|a, b| {

@@ -22,6 +22,9 @@ const OVERDUE_CHECK_MS: i64 = 500;
 /// How many of the first-ranked jobs a heartbeat offers its node-local
 /// work before its planned queue ([`Session::serve_ranked_local`]).
 const RANKED_LOCAL_JOBS: usize = 8;
+/// How far into a planned group's unstarted tasks that look searches for
+/// one with a replica on the node.
+const RANKED_SCAN: usize = 64;
 
 /// What the queue offers at a heartbeat.
 enum QueueHead {
@@ -75,15 +78,16 @@ impl Session {
             if !free.fits(&self.min_ask) {
                 break;
             }
-            if let Some(slot) = self.serve_finishing(node, &free) {
+            let head = self.head_rank(node);
+            if let Some(slot) = self.serve_finishing(&free, head) {
                 self.commit(node, slot, &mut free, out);
                 continue;
             }
-            if let Some(slot) = self.serve_overdue(node, &free) {
+            if let Some(slot) = self.serve_overdue(node, &free, head) {
                 self.commit(node, slot, &mut free, out);
                 continue;
             }
-            if let Some(slot) = self.serve_ranked_local(node, &free) {
+            if let Some(slot) = self.serve_ranked_local(node, &free, head) {
                 self.commit(node, slot, &mut free, out);
                 continue;
             }
@@ -143,16 +147,7 @@ impl Session {
     /// gets its reducers before a later-ranked job's planned maps, so it
     /// finishes instead of waiting for every queue to drain. Only such jobs:
     /// a reducer never takes a slot its own job's maps still need.
-    fn serve_finishing(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
-        if self.finishing.is_empty() {
-            return None;
-        }
-        let head_rank = self.nodes[node as usize]
-            .queue
-            .front()
-            .map_or(u32::MAX, |s| {
-                self.rank.get(s.app as usize).copied().unwrap_or(u32::MAX)
-            });
+    fn serve_finishing(&self, free: &Resources, head_rank: u32) -> Option<Slot> {
         for &app in &self.finishing {
             if self.rank[app as usize] >= head_rank {
                 break;
@@ -181,15 +176,14 @@ impl Session {
     /// work local to the node; the entry planned elsewhere is dropped
     /// lazily once its count is gone. A node with nothing queued is the
     /// policy's fallback's (stealing keeps the plan's balance there).
-    fn serve_ranked_local(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
-        if !self.dynamic.planned || !self.cfg.job_order.job_aware() {
+    fn serve_ranked_local(&self, node: NodeId, free: &Resources, head_rank: u32) -> Option<Slot> {
+        if !self.dynamic.planned || !self.cfg.job_order.job_aware() || head_rank == u32::MAX {
             return None;
         }
         let n = &self.nodes[node as usize];
         if self.askers[n.name as usize] == 0 {
             return None;
         }
-        let head_rank = self.rank.get(n.queue.front()?.app as usize).copied()?;
         // The first few jobs only: they are the ones the order finishes
         // next, and a bounded look keeps the heartbeat's cost flat however
         // many applications ask for this host.
@@ -198,18 +192,52 @@ impl Session {
                 break;
             }
             for (gi, g) in self.apps[app as usize].groups.iter().enumerate() {
-                if g.any > 0 && g.asked(n.name) && free.fits(&g.capability) {
-                    return Some(Slot {
-                        app,
-                        group: gi as u32,
-                        priority: g.priority,
-                        task: NONE,
-                        locality: Locality::Node,
-                    });
+                if g.any <= 0 || !g.asked(n.name) || !free.fits(&g.capability) {
+                    continue;
                 }
+                // The host's count stays stale until the AM's next update
+                // (a task with a replica here may have started elsewhere);
+                // a planned group names a task that is still local here.
+                let task = if g.pool.len() == 0 {
+                    NONE
+                } else {
+                    let pool = &g.pool;
+                    let end = pool.len().min(g.first_free.saturating_add(RANKED_SCAN));
+                    let local =
+                        |&t: &usize| !pool.started[t] && pool.replicas.of(t).contains(&node);
+                    match (g.first_free..end).find(local) {
+                        Some(t) => t as u32,
+                        None => continue,
+                    }
+                };
+                return Some(Slot {
+                    app,
+                    group: gi as u32,
+                    priority: g.priority,
+                    task,
+                    locality: Locality::Node,
+                });
             }
         }
         None
+    }
+
+    /// Drops the entries at the front of `node`'s queue that can no longer
+    /// be granted as planned (started, drained, their app gone) and returns
+    /// the rank of the job at its valid head, `u32::MAX` if none: the serves
+    /// that go before the queue compare with the job that would really run.
+    fn head_rank(&mut self, node: NodeId) -> u32 {
+        loop {
+            let n = &self.nodes[node as usize];
+            let Some(&s) = n.queue.front() else {
+                return u32::MAX;
+            };
+            if let Some(r) = self.resolve(&s).filter(|r| self.valid(n, r)) {
+                return self.rank.get(r.app as usize).copied().unwrap_or(u32::MAX);
+            }
+            self.nodes[node as usize].queue.pop_front();
+            self.queued_total -= 1;
+        }
     }
 
     /// Lists the busy ask groups with host or rack asks whose wait for a
@@ -237,15 +265,12 @@ impl Session {
     /// most local level here, if its job ranks ahead of the queue's head:
     /// the job order decides who runs first, locality where. A job ranked
     /// behind the head waits its turn, as it would anyway.
-    fn serve_overdue(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
+    fn serve_overdue(&self, node: NodeId, free: &Resources, head_rank: u32) -> Option<Slot> {
         // A cap switched off since the last look leaves nothing overdue.
         if self.overdue.is_empty() || self.cfg.max_wait_ms < 0 {
             return None;
         }
         let n = &self.nodes[node as usize];
-        let head_rank = n.queue.front().map_or(u32::MAX, |s| {
-            self.rank.get(s.app as usize).copied().unwrap_or(u32::MAX)
-        });
         let (now, cap) = (self.now_ms, self.cfg.max_wait_ms);
         for &(rank, app, gi) in &self.overdue {
             if rank >= head_rank {

@@ -943,6 +943,114 @@ fn a_local_map_of_a_job_ranked_ahead_of_the_queue_head_goes_first() {
     }
 }
 
+/// The host's count stays stale until the AM's next update: once A's block
+/// on h1 and h2 started on h2, h1 still counts as asked. With exact blocks
+/// h1 must not jump its queue for A, whose only pending map is on h3.
+#[test]
+fn a_ranked_local_serve_needs_a_task_still_local_to_the_node() {
+    let mut s = ordered(JobOrder::WeightedRemaining);
+    let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+    let h3 = s.add_node("h3", "/r1", cap(), 1.0).unwrap();
+    let big = s.add_app("big", 1.0, 0).unwrap();
+    let small = s.add_app("small", 1.0, 1).unwrap();
+    feed(&mut s, big, &[&["h1"], &["h1"], &["h1"], &["h1"]]);
+    feed(&mut s, small, &[&["h1", "h2"], &["h3"]]);
+    let mut out = Vec::new();
+    let none = Resources::new(0, 0);
+    s.node_heartbeat(h3, none, 0, &mut out).unwrap();
+    assert_eq!(s.queued(), vec![4, 1, 1], "the plan");
+    s.node_heartbeat(h2, cap(), 0, &mut out).unwrap();
+    assert_eq!(out[0].app, small, "h2 runs small's first map");
+    s.node_heartbeat(h1, cap(), 0, &mut out).unwrap();
+    assert_eq!(
+        out,
+        vec![Grant {
+            app: big,
+            priority: 20,
+            count: 1,
+            locality: Locality::Node,
+        }],
+        "nothing of small is left on h1"
+    );
+}
+
+/// An app that registered while a plan is in flight asks nothing yet: it
+/// ranks last until the next re-rank, so its asks do not jump every
+/// queue ahead of a planned small job.
+#[test]
+fn a_new_app_does_not_jump_the_queues_before_it_is_ranked() {
+    let mut s = ordered(JobOrder::WeightedRemaining);
+    s.set_planning(Planning::Modelled {
+        base_ms: 1_000.0,
+        per_million_tasks_ms: 0.0,
+    });
+    let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+    let small = s.add_app("small", 1.0, 0).unwrap();
+    for res in ["h1", "/r1", ANY] {
+        s.update_ask(small, 20, res, 4, cap(), true).unwrap();
+    }
+    let mut out = Vec::new();
+    let none = Resources::new(0, 0);
+    // The first plan starts and is installed 1 s later.
+    s.node_heartbeat(h2, none, 0, &mut out).unwrap();
+    s.node_heartbeat(h2, none, 1_000, &mut out).unwrap();
+    assert_eq!(s.queued(), vec![4, 0], "the plan");
+    // A second plan is in flight when the new app registers and asks.
+    s.update_ask(small, 20, ANY, 5, cap(), true).unwrap();
+    s.node_heartbeat(h2, none, 1_000, &mut out).unwrap();
+    let late = s.add_app("late", 1.0, 1_000).unwrap();
+    for res in ["h1", "/r1", ANY] {
+        s.update_ask(late, 20, res, 100, cap(), true).unwrap();
+    }
+    s.node_heartbeat(h1, cap(), 1_100, &mut out).unwrap();
+    assert_eq!(out[0].app, small, "{out:?}");
+}
+
+/// The serves that go before the queue compare with the job that would
+/// really run: an entry of a finished app at the head is dropped first.
+/// Read from that entry (the next plan still in flight), the head ranked
+/// nowhere, and the overdue maps of the last-ranked job took h1 ahead of
+/// b's planned local map.
+#[test]
+fn a_stale_queue_head_does_not_let_later_jobs_jump() {
+    let mut s = ordered(JobOrder::WeightedRemaining);
+    s.set_planning(Planning::Modelled {
+        base_ms: 100.0,
+        per_million_tasks_ms: 0.0,
+    });
+    let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+    let w = s.add_app("w", 1.0, 0).unwrap();
+    let a = s.add_app("a", 1.0, 1).unwrap();
+    let b = s.add_app("b", 1.0, 2).unwrap();
+    let ask = |s: &mut Session, app, host, n| {
+        for res in [host, "/r1", ANY] {
+            s.update_ask(app, 20, res, n, cap(), true).unwrap();
+        }
+    };
+    let mut out = Vec::new();
+    let none = Resources::new(0, 0);
+    // w's maps wait for the busy h2 from time 0.
+    ask(&mut s, w, "h2", 10);
+    for t in [0, 3_000] {
+        s.node_heartbeat(h2, none, t, &mut out).unwrap();
+    }
+    ask(&mut s, a, "h1", 1);
+    ask(&mut s, b, "h1", 2);
+    for t in [3_000, 3_100] {
+        s.node_heartbeat(h2, none, t, &mut out).unwrap();
+    }
+    assert_eq!(s.queued(), vec![3, 10], "the plan");
+    s.finish_app(a).unwrap();
+    // A re-plan starts; w is found overdue (b has waited 0.5 s only).
+    s.node_heartbeat(h2, none, 3_500, &mut out).unwrap();
+    assert_eq!(s.queued(), vec![3, 10], "a's entry still at h1's head");
+    s.node_heartbeat(h1, cap(), 3_550, &mut out).unwrap();
+    assert_eq!(out[0].app, b, "{out:?}");
+}
+
 /// A zero-sized ask would fit any node for ever: it is refused, naming the
 /// app, and a tiny one on a huge node is granted at most
 /// [`heartbeat::MAX_GRANTS_PER_HEARTBEAT`] containers a heartbeat, not
