@@ -17,19 +17,22 @@
 //! scheduling counts missed heartbeats blindly; this rule asks the plan.
 //!
 //! The pricing rule is [`take_remote`], a pure function of [`Price`]; the
-//! offline executor ([`Asm1PricedRule`]) and the Session (`heartbeat.rs`)
+//! offline executor ([`Planned`] with [`FreeSlot::Priced`]: the node's own
+//! queue, stealing, then the priced spill; a slot whose price says wait asks
+//! again at the next change) and the Session (`heartbeat.rs`)
 //! both call it, so the name means the same in every engine. The Session
 //! also serves a group that has waited `spindle.locality.max-wait-ms` (the
 //! hard cap), and its stall detector names any group that waits longer
 //! than its limit.
 
-use rand_chacha::ChaCha8Rng;
-
-use crate::execute::{ExecState, Planned, Rule};
-use crate::model::{CostModel, NodeId, Problem, TaskId};
+#[cfg(doc)]
+use crate::execute::Planned;
+use crate::model::{CostModel, NodeId, Problem};
 use crate::plan::Assignment;
 use crate::policy::asm1::Asm1;
-use crate::policy::{FreeSlot, Planner};
+#[cfg(doc)]
+use crate::policy::FreeSlot;
+use crate::policy::Planner;
 
 /// What the plan and the observed durations say about one remote candidate.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -94,7 +97,7 @@ impl Planner for Asm1Priced {
 }
 
 /// The plan, stealing, then a locality wait priced from the plan; offline,
-/// the default [`crate::policy::execute_planned`] is [`Asm1PricedRule`].
+/// the default [`crate::policy::execute_planned`] runs it ([`Planned`]).
 impl crate::policy::Policy for Asm1Priced {
     fn name(&self) -> &'static str {
         Planner::name(self)
@@ -104,42 +107,6 @@ impl crate::policy::Policy for Asm1Priced {
     }
     fn on_free_slot(&self) -> crate::policy::FreeSlot {
         crate::policy::FreeSlot::Priced
-    }
-}
-
-/// The offline executor's form: the node's own queue, stealing a local task
-/// from the longest queue, then the priced spill from the back of the
-/// longest queue; a slot whose price says wait asks again at the next
-/// change. It is [`Planned`] with [`FreeSlot::Priced`]
-/// (the verb in `execute.rs`, the same in the Session's `heartbeat.rs`).
-pub struct Asm1PricedRule {
-    planned: Planned,
-}
-
-impl Asm1PricedRule {
-    pub fn new(problem: &Problem, seed: u64) -> Asm1PricedRule {
-        Asm1PricedRule::on_plan(problem, &Asm1.plan(problem, seed))
-    }
-
-    /// The rule run on a given plan instead of ASM1's.
-    pub fn on_plan(_problem: &Problem, plan: &Assignment) -> Asm1PricedRule {
-        Asm1PricedRule {
-            planned: Planned::with_free_slot(plan, FreeSlot::Priced),
-        }
-    }
-}
-
-impl Rule for Asm1PricedRule {
-    fn has_planned(&self, node: NodeId) -> bool {
-        self.planned.has_planned(node)
-    }
-
-    fn pick(&mut self, st: &ExecState, node: NodeId, rng: &mut ChaCha8Rng) -> Option<TaskId> {
-        self.planned.pick(st, node, rng)
-    }
-
-    fn waits(&self, node: NodeId) -> bool {
-        self.planned.waits(node)
     }
 }
 
@@ -257,7 +224,8 @@ impl Durations {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::execute::execute;
+    use crate::execute::{execute, Planned};
+    use crate::policy::FreeSlot;
 
     fn price(ahead: u32, running: u32, slots: u32) -> Price {
         Price {
@@ -389,7 +357,7 @@ mod tests {
             replicas.push(vec![2]);
             let p = Problem::uniform(3, &replicas, CostModel::default());
             let plan = Assignment::from_order(3, vec![0, 0, 0, 0, 0, 0, 2], &[0, 1, 2, 3, 4, 5, 6]);
-            let e = execute(&p, &mut Asm1PricedRule::on_plan(&p, &plan), 1);
+            let e = execute(&p, &mut Planned::with_free_slot(&plan, FreeSlot::Priced), 1);
             assert_eq!(e.node_of[5], t5_on, "shared {shared}: {e:?}");
         }
     }
@@ -401,7 +369,11 @@ mod tests {
     fn the_executor_waits_for_a_holder_that_frees_soon() {
         for (tasks, remote) in [(2, false), (3, false), (4, true), (8, true)] {
             let p = Problem::uniform(2, &vec![vec![0]; tasks], CostModel::default());
-            let e = execute(&p, &mut Asm1PricedRule::new(&p, 1), 1);
+            let e = execute(
+                &p,
+                &mut Planned::with_free_slot(&Asm1.plan(&p, 1), FreeSlot::Priced),
+                1,
+            );
             assert_eq!(e.order.len(), tasks);
             assert_eq!(e.non_local > 0, remote, "{tasks} tasks: {e:?}");
         }

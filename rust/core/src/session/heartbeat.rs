@@ -1,5 +1,8 @@
-//! The heartbeat: pop the node's queue, else ask the policy's fallback
-//! (steal, spill, delay) what to do with the free slot.
+//! The heartbeat. Per free slot: a job-aware order's reducers of a job
+//! whose maps have all started, a map group past the locality-wait cap,
+//! node-local work of a job ranked ahead of the queue head (each only if
+//! its job ranks ahead of the node's queue head); then the node's planned
+//! queue; else the policy's free-slot answer (steal, spill, delay, ...).
 
 use super::events::adjust_askers;
 use super::*;
