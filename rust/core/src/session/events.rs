@@ -79,6 +79,7 @@ impl Session {
         self.index_asking(name);
         self.alive_nodes += 1;
         self.cluster_slots = None;
+        self.incr.slots = None;
         self.dirty = true;
         Ok(id)
     }
@@ -95,6 +96,7 @@ impl Session {
         n.running = 0;
         self.durations.node_removed(node);
         self.cluster_slots = None;
+        self.incr.slots = None;
         self.dirty = true;
         Ok(())
     }
@@ -116,6 +118,7 @@ impl Session {
         if n.capacity != capacity {
             n.capacity = capacity;
             self.cluster_slots = None;
+            self.incr.slots = None;
             self.dirty = true;
         }
         Ok(())

@@ -51,7 +51,7 @@ impl Session {
         }
         self.now_ms = self.now_ms.max(now_ms);
         self.drive_planning(now_ms);
-        self.insert_listed(incremental::PER_HEARTBEAT);
+        self.insert_at_heartbeat();
         if self.now_ms.saturating_sub(self.stall_checked) >= STALL_CHECK_MS {
             self.detect_stalls();
         }

@@ -8,25 +8,35 @@
 //! the least loaded node reached passes one task on, so only that node's
 //! load grows.
 //!
-//! Costs follow what changed: an ask update only lists its group; the
-//! heartbeat inserts at most [`PER_HEARTBEAT`] tasks, each visiting at most
-//! [`MAX_VISIT`] nodes and [`SCAN`] queue entries per node. The search
-//! stops at the first node whose task count, with the new task, is at most
-//! the cluster's mean rounded up (no assignment does better there); past
-//! the bound the task goes to the least loaded node seen, at worst its
-//! least loaded replica holder. Queued entries that left stay where they
-//! are and count as load until the heartbeat drops them (lazy, as between
-//! plans anyway). A full plan still replaces everything when it lands;
-//! what was listed after its snapshot is listed again then.
+//! The search stops at the first node better than every root (in a plan
+//! with no cost-reducing path, as ASM1's, nothing reached is better than
+//! that: one task below the least loaded root), or at once when a root
+//! finishes, with the task, within the whole work over all slots (no
+//! assignment does better). Past its bound the task goes to the least
+//! loaded node seen, at worst its least loaded replica holder.
+//!
+//! Costs follow what changed: an ask update only lists its group; a
+//! heartbeat inserts at most [`PER_HEARTBEAT`] tasks and looks at
+//! [`WORK_PER_HEARTBEAT`] queue entries (the rest waits for the next
+//! ones), each search visiting at most [`MAX_VISIT`] nodes and [`SCAN`]
+//! entries per node. Queued entries that left stay where they are and
+//! count as load until the heartbeat drops them (lazy, as between plans
+//! anyway). A full plan still replaces everything when it lands; what was
+//! listed after its snapshot is listed again then.
 
 use super::*;
 
 /// Tasks one heartbeat inserts at most (the rest waits for the next ones).
-pub(super) const PER_HEARTBEAT: usize = 32;
+const PER_HEARTBEAT: usize = 4;
+/// Queue entries one heartbeat's searches look at in all, at most (after
+/// the insertion that crosses it, the heartbeat stops inserting).
+const WORK_PER_HEARTBEAT: usize = 64;
 /// Nodes one insertion's search visits at most.
-pub(super) const MAX_VISIT: usize = 32;
-/// Queue entries, from the back, the search looks at on each node.
-pub(super) const SCAN: usize = 16;
+const MAX_VISIT: usize = 16;
+/// Queue entries the search looks at on each node, spread over its queue
+/// (the back alone would often be the newest job's own tasks, whose
+/// holders are as loaded as the node).
+const SCAN: usize = 8;
 
 /// A group as a plan covered it: its pool and the tasks below `upto` queued.
 pub(super) struct Covered {
@@ -45,6 +55,8 @@ struct Search {
     via: Vec<u32>,
     order: Vec<NodeId>,
     roots: Vec<NodeId>,
+    /// Queue entries looked at since the counter was reset.
+    work: usize,
     path: Vec<(NodeId, NodeId, u32)>,
     moved: Vec<Slot>,
     epoch: u32,
@@ -75,6 +87,9 @@ pub(super) struct Incremental {
     max_visit: usize,
     scan: usize,
     search: Search,
+    /// Containers of one size the live nodes hold, for that size; `None`
+    /// once a node changed.
+    pub(super) slots: Option<(Resources, u64)>,
     stats: IncrementalStats,
 }
 
@@ -89,6 +104,7 @@ impl Incremental {
             max_visit: MAX_VISIT,
             scan: SCAN,
             search: Search::default(),
+            slots: None,
             stats: IncrementalStats::default(),
         }
     }
@@ -111,15 +127,28 @@ impl Session {
     /// [`PER_HEARTBEAT`]); returns how many. Nothing while a plan is being
     /// installed or under policies other than ASM1.
     pub fn insert_listed(&mut self, budget: usize) -> usize {
+        self.insert_bounded(budget, usize::MAX)
+    }
+
+    /// The heartbeat's share: [`PER_HEARTBEAT`] tasks, [`WORK_PER_HEARTBEAT`]
+    /// queue entries looked at.
+    pub(super) fn insert_at_heartbeat(&mut self) {
+        if !self.incr.list.is_empty() {
+            self.insert_bounded(PER_HEARTBEAT, WORK_PER_HEARTBEAT);
+        }
+    }
+
+    fn insert_bounded(&mut self, budget: usize, max_work: usize) -> usize {
         if !self.incr.on || self.incr.installing || self.incr.list.is_empty() {
             return 0;
         }
         let mut done = 0;
+        self.incr.search.work = 0;
         while done < budget {
             let Some(&(app, priority)) = self.incr.list.front() else {
                 break;
             };
-            if !self.insert_group(app, priority, budget, &mut done) {
+            if !self.insert_group(app, priority, budget, max_work, &mut done) {
                 break;
             }
             self.incr.list.pop_front();
@@ -206,7 +235,14 @@ impl Session {
 
     /// Inserts tasks of one group until it is covered (true) or `done`
     /// reaches `budget` (false).
-    fn insert_group(&mut self, app: AppId, priority: i32, budget: usize, done: &mut usize) -> bool {
+    fn insert_group(
+        &mut self,
+        app: AppId,
+        priority: i32,
+        budget: usize,
+        max_work: usize,
+        done: &mut usize,
+    ) -> bool {
         let Some(a) = self.apps.get(app as usize).filter(|a| a.alive) else {
             return true;
         };
@@ -229,7 +265,7 @@ impl Session {
             if queued >= wanted {
                 return true;
             }
-            if *done >= budget {
+            if *done >= budget || self.incr.search.work >= max_work {
                 return false;
             }
             let next = (g.queued_upto..g.pool.len()).find(|&t| !g.pool.started[t]);
@@ -319,7 +355,11 @@ impl Session {
                 .filter(|&r| self.nodes.get(r as usize).is_some_and(|n| n.alive)),
         );
         if !s.roots.is_empty() && self.alive_nodes > 0 {
-            let target = self.search(&mut s, cap);
+            // No assignment finishes before the work over all slots, in
+            // whole waves (of the smallest ask: a lower bound still).
+            let total = self.running_total + self.queued_total as u64 + 1;
+            let floor = total.div_ceil(self.slots_for(cap)) as f64;
+            let target = self.search(&mut s, cap, floor);
             self.apply_path(&mut s, target);
             let root = s.path.last().map_or(target, |&(u, _, _)| u);
             let slot = Slot {
@@ -336,6 +376,25 @@ impl Session {
         self.incr.search = s;
     }
 
+    /// Containers of `cap` the live nodes hold (at least 1): summed over
+    /// the nodes again only after a node changed or for another size.
+    fn slots_for(&mut self, cap: Resources) -> u64 {
+        match self.incr.slots {
+            Some((c, n)) if c == cap => n,
+            _ => {
+                let n = self
+                    .nodes
+                    .iter()
+                    .filter(|n| n.alive)
+                    .map(|n| u64::from(n.capacity.slots_of(&cap)))
+                    .sum::<u64>()
+                    .max(1);
+                self.incr.slots = Some((cap, n));
+                n
+            }
+        }
+    }
+
     /// Tasks on `node` (running and queued) and its finish time, in waves
     /// of `cap`, with one task more (`Problem::unit_finish`).
     fn load_with_one_more(&self, node: NodeId, cap: &Resources) -> (usize, f64) {
@@ -347,7 +406,7 @@ impl Session {
     }
 
     /// The breadth-first search: the node to receive one more task.
-    fn search(&self, s: &mut Search, cap: Resources) -> NodeId {
+    fn search(&self, s: &mut Search, cap: Resources, floor: f64) -> NodeId {
         let n_nodes = self.nodes.len();
         if s.stamp.len() < n_nodes {
             s.stamp.resize(n_nodes, 0);
@@ -359,11 +418,9 @@ impl Session {
             s.stamp.fill(0);
             s.epoch = 1;
         }
-        // No assignment puts fewer tasks on its busiest node than the mean.
-        let total = self.running_total as usize + self.queued_total + 1;
-        let mean_up = total.div_ceil(self.alive_nodes as usize);
         s.order.clear();
-        let mut best = (f64::INFINITY, NONE, usize::MAX);
+        // (finish time, tasks): ties in waves go to the node with fewer tasks.
+        let mut best = ((f64::INFINITY, usize::MAX), NONE);
         for &r in &s.roots {
             if s.stamp[r as usize] == s.epoch {
                 continue;
@@ -372,11 +429,11 @@ impl Session {
             s.parent[r as usize] = NONE;
             s.order.push(r);
             let (count, key) = self.load_with_one_more(r, &cap);
-            if key < best.0 {
-                best = (key, r, count);
+            if (key, count) < best.0 {
+                best = ((key, count), r);
             }
         }
-        if best.2 < mean_up {
+        if best.0 .0 <= floor {
             return best.1;
         }
         let mut head = 0;
@@ -384,8 +441,11 @@ impl Session {
             let u = s.order[head];
             head += 1;
             let q = &self.nodes[u as usize].queue;
-            let from = q.len().saturating_sub(self.incr.scan);
-            for pos in (from..q.len()).rev() {
+            let looked = q.len().min(self.incr.scan);
+            let stride = q.len().checked_div(looked).unwrap_or(1);
+            s.work += looked;
+            for i in 0..looked {
+                let pos = q.len() - 1 - i * stride;
                 if s.order.len() >= self.incr.max_visit {
                     break 'bfs;
                 }
@@ -409,11 +469,12 @@ impl Session {
                     s.via[v as usize] = pos as u32;
                     s.order.push(v);
                     let (count, key) = self.load_with_one_more(v, &cap);
-                    if key < best.0 {
-                        best = (key, v, count);
-                        if count < mean_up {
-                            break 'bfs;
-                        }
+                    // The first node better than every root ends the search:
+                    // in a plan with no cost-reducing path, nothing reached
+                    // is lower than one task below the least loaded root.
+                    if (key, count) < best.0 {
+                        best = ((key, count), v);
+                        break 'bfs;
                     }
                 }
             }

@@ -347,13 +347,16 @@ proptest! {
 
     /// Jobs arriving, asks growing, tasks starting, full plans landing at
     /// random: the queues hold the same tasks as a fresh full ASM1 plan,
-    /// all node-local, with the same makespan (0 %, not 1 %). Why: each
-    /// insertion puts its task on a node whose count, with it, is at most
-    /// the mean rounded up or the least among the nodes its (unbounded)
-    /// search reached, a set closed under moves that holds every replica
-    /// of its tasks; both are lower bounds of the optimum, so the maximum
-    /// never exceeds it, and a full ASM1 plan is optimal. A start moves a
-    /// task from a queue to the same node's running count: no change.
+    /// all node-local, with the same makespan (0 %, not 1 %). Why: an
+    /// insertion's node ends with at most (a) the load of the least loaded
+    /// root, when the search found a node below it; (b) the whole work
+    /// over all nodes, rounded up; or (c), the (unbounded) search having
+    /// found nothing, the least load in the set it reached, which is closed
+    /// (it holds every replica of its tasks), so rounded-up mean of that
+    /// set. (a) is at most the makespan before, (b) and (c) lower bounds of
+    /// the optimum: the makespan never exceeds the optimum, which a full
+    /// ASM1 plan reaches. A start moves a task from a queue to the same
+    /// node's running count: no load changes.
     #[test]
     fn insertions_match_a_full_replan((nodes, ops) in churn(false)) {
         let (incr, full, k) = run(nodes, &ops);
@@ -363,13 +366,14 @@ proptest! {
 
     /// The same with removals (jobs finishing, asks dropped, containers
     /// finishing). Entries that left stay queued until a heartbeat drops
-    /// them (lazy), and count as load to the search; a freed slot is not
-    /// refilled before the next plan. So the bound is: the same tasks, all
-    /// node-local, makespan at most the full plan's plus `k`, the tasks
-    /// that left and containers that finished since the last full plan
-    /// (each leaves the search's loads one higher than the full plan's
-    /// at one node at most). On these 2-6 node clusters one task is more
-    /// than 1 % of the makespan, so 1 % cannot be asked for.
+    /// them (lazy) and count as load to the search, as tasks pinned to
+    /// their node; a freed slot is not refilled before the next plan. The
+    /// argument above then bounds the makespan by the optimum over the
+    /// work with those entries still in: each task that left, or container
+    /// that finished, since the last full plan (`k`) adds at most one task
+    /// to one node of it. So: the same tasks, all node-local, makespan at
+    /// most the full plan's plus `k`. On these 2-6 node clusters one task
+    /// is more than 1 % of the makespan, so 1 % cannot be asked for.
     #[test]
     fn with_removals_the_gap_is_at_most_what_left((nodes, ops) in churn(true)) {
         let (incr, full, k) = run(nodes, &ops);
