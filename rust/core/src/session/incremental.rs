@@ -11,9 +11,11 @@
 //! The search stops at the first node better than every root (in a plan
 //! with no cost-reducing path, as ASM1's, nothing reached is better than
 //! that: one task below the least loaded root), or at once when a root
-//! finishes, with the task, within the whole work over all slots (no
-//! assignment does better). Past its bound the task goes to the least
-//! loaded node seen, at worst its least loaded replica holder.
+//! finishes, with the task, within the makespan so far (the last plan's,
+//! raised by insertions since) or within the whole work over all slots (no
+//! assignment does better). Either way the makespan grows only where no
+//! assignment avoids it. Past its bound the task goes to the least loaded
+//! node seen, at worst its least loaded replica holder.
 //!
 //! Costs follow what changed: an ask update only lists its group; a
 //! heartbeat inserts at most [`PER_HEARTBEAT`] tasks and looks at
@@ -90,6 +92,10 @@ pub(super) struct Incremental {
     /// Containers of one size the live nodes hold, for that size; `None`
     /// once a node changed.
     pub(super) slots: Option<(Resources, u64)>,
+    /// The makespan (finish time of the busiest node) at the last install,
+    /// raised by insertions since: a node that stays within it with one
+    /// more task makes nothing worse.
+    ceiling: f64,
     stats: IncrementalStats,
 }
 
@@ -105,6 +111,7 @@ impl Incremental {
             scan: SCAN,
             search: Search::default(),
             slots: None,
+            ceiling: 0.0,
             stats: IncrementalStats::default(),
         }
     }
@@ -196,6 +203,11 @@ impl Session {
             return;
         }
         self.incr.installing = false;
+        let cap = self.typical_container();
+        self.incr.ceiling = (0..self.nodes.len() as NodeId)
+            .filter(|&i| self.nodes[i as usize].alive)
+            .map(|i| self.finish_time(i, &cap, 0))
+            .fold(0.0, f64::max);
         let mut covered = std::mem::take(&mut self.incr.covered);
         covered.sort_unstable_by_key(|c| (c.app, c.priority));
         for (app, priority) in std::mem::take(&mut self.incr.list) {
@@ -359,7 +371,10 @@ impl Session {
             // whole waves (of the smallest ask: a lower bound still).
             let total = self.running_total + self.queued_total as u64 + 1;
             let floor = total.div_ceil(self.slots_for(cap)) as f64;
-            let target = self.search(&mut s, cap, floor);
+            let bar = floor.max(self.incr.ceiling);
+            let target = self.search(&mut s, cap, bar);
+            let finish = self.finish_time(target, &cap, 1);
+            self.incr.ceiling = self.incr.ceiling.max(finish);
             self.apply_path(&mut s, target);
             let root = s.path.last().map_or(target, |&(u, _, _)| u);
             let slot = Slot {
@@ -399,14 +414,20 @@ impl Session {
     /// of `cap`, with one task more (`Problem::unit_finish`).
     fn load_with_one_more(&self, node: NodeId, cap: &Resources) -> (usize, f64) {
         let n = &self.nodes[node as usize];
-        let slots = n.capacity.slots_of(cap) as f64;
         let count = n.running as usize + n.queue.len();
-        let waves = ((n.queue.len() + 1) as f64 / slots).ceil();
-        (count, (n.running as f64 / slots + waves) / n.speed)
+        (count, self.finish_time(node, cap, 1))
+    }
+
+    /// When `node` finishes its running and queued tasks and `more`.
+    fn finish_time(&self, node: NodeId, cap: &Resources, more: usize) -> f64 {
+        let n = &self.nodes[node as usize];
+        let slots = n.capacity.slots_of(cap) as f64;
+        let waves = ((n.queue.len() + more) as f64 / slots).ceil();
+        (n.running as f64 / slots + waves) / n.speed
     }
 
     /// The breadth-first search: the node to receive one more task.
-    fn search(&self, s: &mut Search, cap: Resources, floor: f64) -> NodeId {
+    fn search(&self, s: &mut Search, cap: Resources, bar: f64) -> NodeId {
         let n_nodes = self.nodes.len();
         if s.stamp.len() < n_nodes {
             s.stamp.resize(n_nodes, 0);
@@ -433,7 +454,7 @@ impl Session {
                 best = ((key, count), r);
             }
         }
-        if best.0 .0 <= floor {
+        if best.0 .0 <= bar {
             return best.1;
         }
         let mut head = 0;

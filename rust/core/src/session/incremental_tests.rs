@@ -349,7 +349,8 @@ proptest! {
     /// random: the queues hold the same tasks as a fresh full ASM1 plan,
     /// all node-local, with the same makespan (0 %, not 1 %). Why: an
     /// insertion's node ends with at most (a) the load of the least loaded
-    /// root, when the search found a node below it; (b) the whole work
+    /// root, when the search found a node below it, or the makespan so far
+    /// since the last plan; (b) the whole work
     /// over all nodes, rounded up; or (c), the (unbounded) search having
     /// found nothing, the least load in the set it reached, which is closed
     /// (it holds every replica of its tasks), so rounded-up mean of that

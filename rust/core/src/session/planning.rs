@@ -375,7 +375,7 @@ impl Session {
     }
 
     /// The container size most asks use, to turn node capacity into slots.
-    fn typical_container(&self) -> Resources {
+    pub(super) fn typical_container(&self) -> Resources {
         self.app_order
             .iter()
             .flat_map(|&a| self.apps[a as usize].groups.iter())
