@@ -374,6 +374,7 @@ impl Session {
                         queued_upto: 0,
                         grew_gen: 0,
                         listed: false,
+                        dealing: Default::default(),
                     },
                 );
                 i

@@ -40,6 +40,19 @@ const MAX_VISIT: usize = 16;
 /// holders are as loaded as the node).
 const SCAN: usize = 8;
 
+/// Synthesised tasks one step appends at most (a job of a million maps
+/// is dealt a part at a time, as it is inserted).
+const SYNTH_CHUNK: usize = 16;
+
+/// A dealing of host counts over new synthesised tasks, in progress: it
+/// began at pool index `base`, deals over `n` tasks and keeps `size`.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Dealing {
+    base: usize,
+    n: usize,
+    size: usize,
+}
+
 /// A group as a plan covered it: its pool and the tasks below `upto` queued.
 pub(super) struct Covered {
     pub(super) app: AppId,
@@ -89,6 +102,8 @@ pub(super) struct Incremental {
     max_visit: usize,
     scan: usize,
     search: Search,
+    /// Scratch: a group's hosts and counts.
+    hosts: Vec<(NodeId, usize)>,
     /// Containers of one size the live nodes hold, for that size; `None`
     /// once a node changed.
     pub(super) slots: Option<(Resources, u64)>,
@@ -112,6 +127,7 @@ impl Incremental {
             search: Search::default(),
             slots: None,
             ceiling: 0.0,
+            hosts: Vec::new(),
             stats: IncrementalStats::default(),
         }
     }
@@ -229,6 +245,7 @@ impl Session {
                         g.queued_upto = 0;
                         if !g.exact && g.pool.len() > 0 {
                             // Its inserted tasks left with the old queues.
+                            g.dealing = Dealing::default();
                             let old = std::mem::take(&mut g.pool);
                             garbage._pools.push(old.replicas);
                             garbage._started.push(old.started);
@@ -316,34 +333,46 @@ impl Session {
         (id != NONE && self.nodes[id as usize].alive).then_some(id)
     }
 
-    /// Appends `deficit` synthesised tasks to a group's pool, the host
-    /// counts dealt over them as a full plan deals them (over ANY when the
-    /// pool is empty, so that it synthesises the same tasks). False when
-    /// nothing can be added (no host on a live node, or `max-planned-tasks`).
+    /// Appends up to [`SYNTH_CHUNK`] synthesised tasks to a group's pool,
+    /// the next part of a dealing of the host counts over `deficit` tasks
+    /// (over ANY when the pool was empty, so that the parts make up the
+    /// tasks a full plan synthesises). False when nothing can be added (no
+    /// host on a live node, or `max-planned-tasks`).
     fn synthesise_more(&mut self, app: AppId, gi: usize, deficit: usize) -> bool {
         let g = &self.apps[app as usize].groups[gi];
         let cap = self.limits.max_host_ask.min(i32::MAX as u32) as i32;
-        let mut hosts: Vec<(NodeId, usize)> = g
-            .counts
-            .iter()
-            .filter_map(|(&name, &c)| Some((self.live_node_of(name)?, c.clamp(0, cap) as usize)))
-            .collect();
+        let mut hosts = std::mem::take(&mut self.incr.hosts);
+        hosts.clear();
+        hosts.extend(
+            g.counts.iter().filter_map(|(&name, &c)| {
+                Some((self.live_node_of(name)?, c.clamp(0, cap) as usize))
+            }),
+        );
         hosts.sort_unstable();
-        let n = if g.pool.len() == 0 {
-            g.any.max(0) as usize
-        } else {
-            deficit
-        };
-        let room = self.limits.max_planned_tasks.saturating_sub(g.pool.len());
-        let size = deficit.min(room);
-        if size == 0 || n == 0 {
-            return false;
+        let mut d = g.dealing;
+        let dealt = g.pool.len().saturating_sub(d.base);
+        if dealt >= d.size {
+            // A new dealing: the last one is done.
+            d = Dealing {
+                base: g.pool.len(),
+                n: if g.pool.len() == 0 {
+                    g.any.max(0) as usize
+                } else {
+                    deficit
+                },
+                size: deficit,
+            };
         }
-        let more = planning::deal(&hosts, n, size);
+        let lo = g.pool.len() - d.base;
+        let room = self.limits.max_planned_tasks.saturating_sub(g.pool.len());
+        let hi = d.size.min(lo + SYNTH_CHUNK.min(room));
+        let more = planning::deal(&hosts, d.n, lo, hi);
+        self.incr.hosts = hosts;
         if more.len() == 0 {
             return false;
         }
         let g = &mut self.apps[app as usize].groups[gi];
+        g.dealing = d;
         Arc::make_mut(&mut g.pool.replicas).extend(&more);
         let len = g.pool.replicas.len();
         g.pool.started.resize(len, false);

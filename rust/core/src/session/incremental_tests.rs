@@ -179,13 +179,14 @@ fn a_synthesised_job_gets_the_tasks_a_full_plan_would_synthesise() {
     let mut s = cluster(4);
     submit(&mut s, "a", &[vec![0, 1], vec![1, 2]], 2);
     s.plan_if_dirty();
-    // Host asks only (no input blocks): 5 tasks over 4 hosts.
+    // Host asks only (no input blocks): 45 tasks over 4 hosts, dealt in
+    // parts of 16.
     let b = s.add_app("b", 1.0, 0).unwrap();
-    for (h, c) in [("h0", 3), ("h1", 2), ("h2", 4), ("h3", 1)] {
+    for (h, c) in [("h0", 30), ("h1", 20), ("h2", 25), ("h3", 15)] {
         s.update_ask(b, 20, h, c, cap(), true).unwrap();
     }
-    s.update_ask(b, 20, ANY, 5, cap(), true).unwrap();
-    assert_eq!(s.insert_listed(usize::MAX), 5);
+    s.update_ask(b, 20, ANY, 45, cap(), true).unwrap();
+    assert_eq!(s.insert_listed(usize::MAX), 45);
     let incr_pool = s.apps[b as usize].groups[0].pool.replicas.clone();
     let ((tasks, makespan, local), full) = s.against_full();
     assert_eq!((tasks, makespan, local), full);

@@ -516,6 +516,8 @@ struct Group {
     grew_gen: u64,
     /// Listed for an incremental insertion.
     listed: bool,
+    /// Synthesised tasks being appended, a part at a time.
+    dealing: incremental::Dealing,
 }
 
 impl Group {

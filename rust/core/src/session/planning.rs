@@ -336,6 +336,7 @@ impl Session {
                 ._started
                 .push(std::mem::replace(&mut g.pool.started, started));
             g.pool.started_n = 0;
+            g.dealing = Default::default();
         }
         self.incr_install_started(std::mem::take(&mut r.covered));
         for &app in &self.app_order {
@@ -625,16 +626,19 @@ fn synthesize_pool(g: &GroupSnap, req: &PlanRequest, budget: usize) -> (Replicas
     hosts.sort_unstable();
     let asked: usize = hosts.iter().map(|&(_, c)| c.min(n)).sum();
     let wanted = n.min(asked);
-    let replicas = deal(&hosts, n, wanted.min(budget));
+    let replicas = deal(&hosts, n, 0, wanted.min(budget));
     let cut = (replicas.len() < wanted).then_some(wanted);
     (replicas, cut)
 }
 
-/// Tasks `0..size` of `n`, host h (with count c, hosts sorted) taking the
-/// next c of them round-robin, so that every marginal matches.
-pub(super) fn deal(hosts: &[(NodeId, usize)], n: usize, size: usize) -> Replicas {
+/// Tasks `lo..hi` of `n`, host h (with count c, hosts sorted) taking the
+/// next c of them round-robin, so that every marginal matches (dealt in
+/// parts, the parts make up the whole).
+pub(super) fn deal(hosts: &[(NodeId, usize)], n: usize, lo: usize, hi: usize) -> Replicas {
+    let hi = hi.min(n);
+    let size = hi.saturating_sub(lo);
     let mut start: Vec<usize> = Vec::new();
-    if size == 0 || n == 0 || start.try_reserve_exact(size + 1).is_err() {
+    if size == 0 || start.try_reserve_exact(size + 1).is_err() {
         return Replicas::default();
     }
     // Host h takes tasks k..k+c (mod n); c <= n, so that is at most two
@@ -646,14 +650,14 @@ pub(super) fn deal(hosts: &[(NodeId, usize)], n: usize, size: usize) -> Replicas
         let mut k = 0;
         for &(id, c) in hosts {
             let c = c.min(n);
-            let first = k..(k + c).min(n).min(size);
-            let wrapped = 0..(k + c).saturating_sub(n).min(size);
+            let first = k.max(lo)..(k + c).min(n).min(hi);
+            let wrapped = lo..(k + c).saturating_sub(n).min(hi);
             for i in first.chain(wrapped) {
                 if entries == 0 {
                     return;
                 }
                 entries -= 1;
-                visit(i, id);
+                visit(i - lo, id);
             }
             k = (k + c) % n;
         }
