@@ -139,6 +139,20 @@ impl Session {
         self.incr.stats
     }
 
+    /// Switches ASM1's incremental insertions on (the default under
+    /// [`PolicyKind::Asm1`]; other policies have none) or off (new work
+    /// waits for the next full plan, as before issue 11 B).
+    pub fn set_incremental(&mut self, on: bool) {
+        self.incr.on = on && self.cfg.policy == PolicyKind::Asm1;
+        if !self.incr.on {
+            for (app, priority) in std::mem::take(&mut self.incr.list) {
+                if let Some(g) = self.group_mut(app, priority) {
+                    g.listed = false;
+                }
+            }
+        }
+    }
+
     /// Replaces the search bounds ([`MAX_VISIT`] nodes, [`SCAN`] entries
     /// per node); tests lift them to get the unbounded search.
     pub fn set_incremental_bounds(&mut self, max_visit: usize, scan: usize) {

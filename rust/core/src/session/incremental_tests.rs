@@ -211,6 +211,12 @@ fn a_grown_host_ask_adds_tasks_for_that_host() {
     s.update_ask(a, 20, ANY, 4, cap(), true).unwrap();
     assert_eq!(s.insert_listed(usize::MAX), 2);
     assert_eq!(s.queued(), vec![2, 2, 0]);
+    // Switched off, growth waits for the plan.
+    s.set_incremental(false);
+    s.update_ask(a, 20, "h2", 1, cap(), true).unwrap();
+    s.update_ask(a, 20, ANY, 5, cap(), true).unwrap();
+    assert_eq!(s.insert_listed(usize::MAX), 0);
+    assert_eq!(s.queued(), vec![2, 2, 0]);
     // A policy other than ASM1 waits for the plan, as before.
     let mut c = Session::new(SessionConfig {
         policy: PolicyKind::Asm1Comm,
