@@ -195,13 +195,13 @@ fn asm1_queues_a_new_job_while_a_plan_is_in_flight() {
     let mut out = Vec::new();
     {
         let mut s = shared.lock().unwrap();
-        // A heartbeat inserts 4 tasks at most: a's (listed first), then b's.
-        for now in 0..2 {
+        // A heartbeat inserts 2 tasks at most: a's (listed first), then b's.
+        for now in 0..3 {
             s.node_heartbeat(h1, Resources::new(0, 0), now, &mut out)
                 .unwrap();
         }
         assert_eq!(s.queued(), vec![4, 2], "b's tasks queued on h2");
-        s.node_heartbeat(h2, cap(), 2, &mut out).unwrap();
+        s.node_heartbeat(h2, cap(), 3, &mut out).unwrap();
         assert_eq!(s.booked_tasks(), &[(b, 20, 0)], "the planned task");
         assert_eq!(out[0].locality, Locality::Node);
         assert_eq!(s.incremental_stats().inserted, 6);
@@ -211,7 +211,7 @@ fn asm1_queues_a_new_job_while_a_plan_is_in_flight() {
     eventually("the plan installed", || planner.stats().plans >= 1);
     let mut s = shared.lock().unwrap();
     assert_eq!(s.queued(), vec![4, 0], "the plan's queues: a only");
-    s.node_heartbeat(h1, Resources::new(0, 0), 3, &mut out)
+    s.node_heartbeat(h1, Resources::new(0, 0), 4, &mut out)
         .unwrap();
     assert_eq!(s.queued(), vec![4, 1], "b's pending task again");
     drop(s);

@@ -29,7 +29,7 @@
 use super::*;
 
 /// Tasks one heartbeat inserts at most (the rest waits for the next ones).
-const PER_HEARTBEAT: usize = 4;
+const PER_HEARTBEAT: usize = 2;
 /// Queue entries one heartbeat's searches look at in all, at most (after
 /// the insertion that crosses it, the heartbeat stops inserting).
 const WORK_PER_HEARTBEAT: usize = 64;
@@ -42,7 +42,7 @@ const SCAN: usize = 8;
 
 /// Synthesised tasks one step appends at most (a job of a million maps
 /// is dealt a part at a time, as it is inserted).
-const SYNTH_CHUNK: usize = 16;
+const SYNTH_CHUNK: usize = 64;
 
 /// A dealing of host counts over new synthesised tasks, in progress: it
 /// began at pool index `base`, deals over `n` tasks and keeps `size`.
@@ -102,6 +102,8 @@ pub(super) struct Incremental {
     max_visit: usize,
     scan: usize,
     search: Search,
+    /// The front group's synthesised size, while it is being inserted.
+    wanted: Option<(AppId, i32, usize)>,
     /// Scratch: a group's hosts and counts.
     hosts: Vec<(NodeId, usize)>,
     /// Containers of one size the live nodes hold, for that size; `None`
@@ -128,6 +130,7 @@ impl Incremental {
             slots: None,
             ceiling: 0.0,
             hosts: Vec::new(),
+            wanted: None,
             stats: IncrementalStats::default(),
         }
     }
@@ -189,6 +192,7 @@ impl Session {
                 break;
             }
             self.incr.list.pop_front();
+            self.incr.wanted = None;
             if let Some(g) = self.group_mut(app, priority) {
                 g.listed = false;
             }
@@ -202,6 +206,13 @@ impl Session {
             return;
         }
         let gen = self.incr.gen;
+        if self
+            .incr
+            .wanted
+            .is_some_and(|(a, p, _)| (a, p) == (app, priority))
+        {
+            self.incr.wanted = None;
+        }
         let Some(g) = self.group_mut(app, priority) else {
             return;
         };
@@ -233,6 +244,7 @@ impl Session {
             return;
         }
         self.incr.installing = false;
+        self.incr.wanted = None;
         let cap = self.typical_container();
         self.incr.ceiling = (0..self.nodes.len() as NodeId)
             .filter(|&i| self.nodes[i as usize].alive)
@@ -300,7 +312,16 @@ impl Session {
         let wanted = if g.exact {
             any.min(g.pool.len() - g.pool.started_n)
         } else {
-            self.synthesised_wanted(g)
+            // A group inserted over several heartbeats sums its host asks
+            // once; grants only lower it, and growth lists it afresh.
+            match self.incr.wanted {
+                Some((a, p, w)) if (a, p) == (app, priority) => w.min(any),
+                _ => {
+                    let w = self.synthesised_wanted(g);
+                    self.incr.wanted = Some((app, priority, w));
+                    w
+                }
+            }
         };
         loop {
             let g = &self.apps[app as usize].groups[gi];

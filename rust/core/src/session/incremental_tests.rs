@@ -112,7 +112,11 @@ fn a_new_job_is_queued_before_the_next_plan_and_the_plan_agrees() {
     // locally, the load balanced as a full plan would.
     submit(&mut s, "b", &[vec![0, 2], vec![2], vec![2, 3], vec![0]], 4);
     assert_eq!(s.queued().iter().sum::<usize>(), 4, "listed, not planned");
+    // Two tasks a heartbeat.
     let mut out = Vec::new();
+    s.node_heartbeat(1, Resources::new(0, 0), 0, &mut out)
+        .unwrap();
+    assert_eq!(s.incremental_stats().inserted, 2);
     s.node_heartbeat(1, Resources::new(0, 0), 0, &mut out)
         .unwrap();
     assert_eq!(s.incremental_stats().inserted, 4);
