@@ -184,7 +184,10 @@ impl Session {
         }
         let mut done = 0;
         self.incr.search.work = 0;
-        while done < budget {
+        // Checking a listed group costs too (most grown asks need nothing):
+        // it counts as work, so a heartbeat after a plan lists hundreds of
+        // groups checks a few.
+        while done < budget && self.incr.search.work < max_work {
             let Some(&(app, priority)) = self.incr.list.front() else {
                 break;
             };
@@ -305,6 +308,7 @@ impl Session {
             return true;
         };
         let g = &a.groups[gi];
+        self.incr.search.work += 1;
         if g.any <= 0 || (!g.exact && g.counts.is_empty()) {
             return true;
         }
@@ -318,6 +322,7 @@ impl Session {
                 Some((a, p, w)) if (a, p) == (app, priority) => w.min(any),
                 _ => {
                     let w = self.synthesised_wanted(g);
+                    self.incr.search.work += 1 + g.counts.len() / 8;
                     self.incr.wanted = Some((app, priority, w));
                     w
                 }
