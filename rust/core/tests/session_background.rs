@@ -148,3 +148,73 @@ fn a_modelled_planning_delay_installs_the_plan_later() {
         .unwrap();
     assert_eq!(s.queued().iter().sum::<usize>(), 8);
 }
+
+/// ASM1 queues a job that arrives while the planner thread is busy, at the
+/// next heartbeat, without waiting for the plan (issue 11 B: a new task is
+/// inserted by an augmenting path from its replicas); the plan, once in,
+/// did not see the job, so it is inserted again from the plan's queues.
+#[test]
+fn asm1_queues_a_new_job_while_a_plan_is_in_flight() {
+    let mut s = Session::new(SessionConfig {
+        policy: PolicyKind::Asm1,
+        ..SessionConfig::default()
+    });
+    let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let h2 = s.add_node("h2", "/r2", cap(), 1.0).unwrap();
+    let a = s.add_app("a", 1.0, 0).unwrap();
+    s.update_ask(a, 20, "h1", 4, cap(), true).unwrap();
+    s.update_ask(a, 20, ANY, 4, cap(), true).unwrap();
+    let shared = Arc::new(Mutex::new(s));
+    let (started_tx, started_rx) = mpsc::channel::<()>();
+    let (go_tx, go_rx) = mpsc::channel::<()>();
+    let go_rx = Mutex::new(go_rx);
+    let started_tx = Mutex::new(started_tx);
+    let planner = BackgroundPlanner::spawn(
+        shared.clone(),
+        |s| s,
+        Duration::from_millis(1),
+        Some(Box::new(move |r: &PlanRequest| {
+            let _ = started_tx.lock().unwrap().send(());
+            let _ = go_rx.lock().unwrap().recv();
+            r.plan()
+        })),
+    )
+    .unwrap();
+    started_rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the planner starts on the first change");
+    let b = {
+        let mut s = shared.lock().unwrap();
+        let b = s.add_app("b", 1.0, 1).unwrap();
+        s.set_input_blocks(b, 20, &[vec!["h2"], vec!["h2"]])
+            .unwrap();
+        s.update_ask(b, 20, "h2", 2, cap(), true).unwrap();
+        s.update_ask(b, 20, ANY, 2, cap(), true).unwrap();
+        b
+    };
+    let mut out = Vec::new();
+    {
+        let mut s = shared.lock().unwrap();
+        // A heartbeat inserts 2 tasks at most: a's (listed first), then b's.
+        for now in 0..3 {
+            s.node_heartbeat(h1, Resources::new(0, 0), now, &mut out)
+                .unwrap();
+        }
+        assert_eq!(s.queued(), vec![4, 2], "b's tasks queued on h2");
+        s.node_heartbeat(h2, cap(), 3, &mut out).unwrap();
+        assert_eq!(s.booked_tasks(), &[(b, 20, 0)], "the planned task");
+        assert_eq!(out[0].locality, Locality::Node);
+        assert_eq!(s.incremental_stats().inserted, 6);
+    }
+    assert_eq!(planner.stats().plans, 0, "the plan is still in flight");
+    go_tx.send(()).unwrap();
+    eventually("the plan installed", || planner.stats().plans >= 1);
+    let mut s = shared.lock().unwrap();
+    assert_eq!(s.queued(), vec![4, 0], "the plan's queues: a only");
+    s.node_heartbeat(h1, Resources::new(0, 0), 4, &mut out)
+        .unwrap();
+    assert_eq!(s.queued(), vec![4, 1], "b's pending task again");
+    drop(s);
+    drop(planner);
+    drop(go_tx);
+}

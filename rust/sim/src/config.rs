@@ -68,6 +68,9 @@ pub struct SimConfig {
     /// later. 0 and 0: plans are used at once.
     pub planning_base_ms: f64,
     pub planning_ms_per_million_tasks: f64,
+    /// ASM1 inserts new located work between plans
+    /// (`Session::set_incremental`); off: it waits for the next plan.
+    pub incremental: bool,
     /// The Session's locality-wait cap (`SessionConfig::max_wait_ms`; negative: none).
     pub max_wait_ms: i64,
     /// The Session's application order (`SessionConfig::job_order`).
@@ -120,6 +123,7 @@ impl Default for SimConfig {
             record_events: false,
             planning_base_ms: 0.0,
             planning_ms_per_million_tasks: 0.0,
+            incremental: true,
             max_wait_ms: spindle_core::session::DEFAULT_MAX_WAIT_MS,
             job_order: JobOrder::default(),
             record_tasks: false,

@@ -389,6 +389,7 @@ impl<'a> Sim<'a> {
             base_ms: cfg.planning_base_ms,
             per_million_tasks_ms: cfg.planning_ms_per_million_tasks,
         });
+        session.set_incremental(cfg.incremental);
         let node_rack: Vec<u32> = (0..cfg.nodes).map(|i| (i % cfg.racks) as u32).collect();
         let mut sim = Sim {
             cfg,

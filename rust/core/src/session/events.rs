@@ -79,6 +79,7 @@ impl Session {
         self.index_asking(name);
         self.alive_nodes += 1;
         self.cluster_slots = None;
+        self.incr.slots = None;
         self.dirty = true;
         Ok(id)
     }
@@ -95,6 +96,7 @@ impl Session {
         n.running = 0;
         self.durations.node_removed(node);
         self.cluster_slots = None;
+        self.incr.slots = None;
         self.dirty = true;
         Ok(())
     }
@@ -116,6 +118,7 @@ impl Session {
         if n.capacity != capacity {
             n.capacity = capacity;
             self.cluster_slots = None;
+            self.incr.slots = None;
             self.dirty = true;
         }
         Ok(())
@@ -376,6 +379,10 @@ impl Session {
                         wait_from: now,
                         stall_logged: false,
                         fair_level: None,
+                        queued_upto: 0,
+                        grew_gen: 0,
+                        listed: false,
+                        dealing: Default::default(),
                     },
                 );
                 i
@@ -458,11 +465,14 @@ impl Session {
         let g = &mut self.apps[app as usize].groups[gi];
         let crossed = name.is_none() && (g.any > 0) != (count > 0);
         let mut resized = false;
+        // The ask asks for more: new work that incremental planning may queue.
+        let grew;
         let changed = match name {
             None => {
                 resized = g.capability != capability;
                 let changed =
                     g.any != count || g.capability != capability || g.relax != relax_locality;
+                grew = count > g.any;
                 g.any = count;
                 g.capability = capability;
                 g.relax = relax_locality;
@@ -495,11 +505,15 @@ impl Session {
                         _ => {}
                     }
                 }
+                grew = count > old;
                 old != count
             }
         };
         if let Some(id) = name.filter(|_| count > 0) {
             self.note_asking(id, app, priority);
+        }
+        if grew {
+            self.note_growth(app, priority);
         }
         self.dirty |= changed;
         // The busy list and the smallest ask change only when a count
@@ -531,13 +545,16 @@ impl Session {
         let pool = Pool {
             started: vec![false; replicas.len()],
             replicas: Arc::new(replicas),
+            started_n: 0,
         };
         let gi = self.group_index(app, priority, Resources::default())?;
         let g = &mut self.apps[app as usize].groups[gi];
         g.pool = pool;
         g.first_free = 0;
         g.exact = true;
+        g.queued_upto = 0;
         self.dirty = true;
+        self.note_growth(app, priority);
         Ok(())
     }
 

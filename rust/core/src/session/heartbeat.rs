@@ -64,6 +64,7 @@ impl Session {
         }
         self.now_ms = self.now_ms.max(now_ms);
         self.drive_planning(now_ms);
+        self.insert_at_heartbeat();
         if self.now_ms.saturating_sub(self.stall_checked) >= STALL_CHECK_MS {
             self.detect_stalls();
         }
@@ -304,7 +305,7 @@ impl Session {
 
     /// The slot with its group index as it is now (a plan made on a
     /// snapshot may name a group that moved), if the group still exists.
-    fn resolve(&self, s: &Slot) -> Option<Slot> {
+    pub(super) fn resolve(&self, s: &Slot) -> Option<Slot> {
         let groups = &self.apps.get(s.app as usize)?.groups;
         if groups.get(s.group as usize)?.priority == s.priority {
             return Some(*s);
@@ -317,7 +318,7 @@ impl Session {
     }
 
     /// Whether a queued slot (resolved) can still be granted on `node` as planned.
-    fn valid(&self, node: &NodeState, s: &Slot) -> bool {
+    pub(super) fn valid(&self, node: &NodeState, s: &Slot) -> bool {
         let a = &self.apps[s.app as usize];
         if !a.alive {
             return false;
@@ -863,7 +864,7 @@ impl Session {
             None
         };
         if let Some(t) = task.filter(|&t| t < g.pool.len()) {
-            g.pool.started[t] = true;
+            g.pool.mark(t, true);
             self.booked.push((s.app, g.priority, t as u32));
         }
         // As YARN's AppSchedulingInfo.allocate: the AM's next update corrects

@@ -408,7 +408,7 @@ impl Hasher for NameHasher {
 /// Replica hosts of each task of a pool, flat (task i holds
 /// `hosts[start[i]..start[i + 1]]`). Immutable once built, so a plan in
 /// flight shares it with the Session instead of copying it.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Replicas {
     start: Vec<usize>,
     hosts: Vec<NodeId>,
@@ -431,6 +431,17 @@ impl Replicas {
         self.start.len().saturating_sub(1)
     }
 
+    /// Appends the tasks of `more` (incremental planning).
+    fn extend(&mut self, more: &Replicas) {
+        if self.start.is_empty() {
+            self.start.push(0);
+        }
+        for t in 0..more.len() {
+            self.hosts.extend_from_slice(more.of(t));
+            self.start.push(self.hosts.len());
+        }
+    }
+
     fn of(&self, task: usize) -> &[NodeId] {
         match (self.start.get(task), self.start.get(task + 1)) {
             (Some(&a), Some(&b)) => &self.hosts[a..b],
@@ -446,11 +457,28 @@ impl Replicas {
 struct Pool {
     replicas: Arc<Replicas>,
     started: Vec<bool>,
+    /// How many of `started` are set (incremental planning's count of
+    /// pending tasks, without a scan).
+    started_n: usize,
 }
 
 impl Pool {
     fn len(&self) -> usize {
         self.started.len()
+    }
+
+    /// Sets task `t`'s started mark to `on`, keeping `started_n`.
+    fn mark(&mut self, t: usize, on: bool) {
+        if let Some(s) = self.started.get_mut(t) {
+            if *s != on {
+                *s = on;
+                if on {
+                    self.started_n += 1;
+                } else {
+                    self.started_n -= 1;
+                }
+            }
+        }
     }
 
     /// Whether task `i` started (or does not exist).
@@ -481,6 +509,15 @@ struct Group {
     stall_logged: bool,
     /// FairScheduler's allowed locality level (`None` before its first offer).
     fair_level: Option<Locality>,
+    /// Incremental planning (ASM1): pool tasks below this index were
+    /// queued, by the last plan or by an insertion since.
+    queued_upto: usize,
+    /// Plan generation at which an ask of this group last grew.
+    grew_gen: u64,
+    /// Listed for an incremental insertion.
+    listed: bool,
+    /// Synthesised tasks being appended, a part at a time.
+    dealing: incremental::Dealing,
 }
 
 impl Group {
@@ -661,17 +698,23 @@ pub struct Session {
     spc_max_jobs: usize,
     /// Observed container durations (kept for priced locality waits).
     durations: Durations,
+    /// ASM1's incremental insertions between plans.
+    incr: incremental::Incremental,
 }
 
 mod background;
 mod events;
 mod heartbeat;
+mod incremental;
+#[cfg(test)]
+mod incremental_tests;
 mod planning;
 mod spc_order;
 #[cfg(test)]
 mod spc_tests;
 
 pub use background::{BackgroundPlanner, PlanStats};
+pub use incremental::IncrementalStats;
 pub use planning::{PlanGarbage, PlanRequest, PlanResult, Planning};
 #[cfg(test)]
 mod tests;
@@ -682,6 +725,7 @@ impl Session {
             // Seed 002's policies are a job order and a placement together.
             cfg.job_order = order;
         }
+        let incr = incremental::Incremental::new(cfg.policy);
         Session {
             dynamic: cfg.policy.dynamic(),
             cfg,
@@ -722,6 +766,7 @@ impl Session {
             spc_fallback: false,
             spc_max_jobs: SPC_MAX_LP_JOBS,
             durations: Durations::default(),
+            incr,
         }
     }
 

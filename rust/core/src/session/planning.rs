@@ -16,6 +16,7 @@
 //! or started task's queue entries are dropped lazily at the queue head.
 //! [`Planning`] says who runs step 2 and when step 3 happens.
 
+use super::incremental::Covered;
 use super::spc_order::{spc_order, AppWork, SpcOrder};
 use super::*;
 
@@ -91,11 +92,14 @@ pub struct PlanResult {
     /// New synthesised pools: (app, group, priority, replicas).
     pools: Vec<(AppId, u32, i32, Arc<Replicas>)>,
     /// Per node id, the ordered queue (nodes added since: none).
-    queues: Vec<VecDeque<Slot>>,
+    pub(super) queues: Vec<VecDeque<Slot>>,
     steal_candidates: Vec<NodeId>,
     tasks: usize,
     /// The application order computed by this plan ([`JobOrder::Spc`]).
     order: Option<SpcOrder>,
+    /// Each group's pool and how much of it the queues hold (ASM1's
+    /// incremental insertions go on from there).
+    covered: Vec<Covered>,
 }
 
 impl PlanResult {
@@ -116,9 +120,10 @@ impl PlanResult {
 /// million-task plan takes milliseconds).
 #[derive(Default)]
 pub struct PlanGarbage {
-    _pools: Vec<Arc<Replicas>>,
-    _started: Vec<Vec<bool>>,
+    pub(super) _pools: Vec<Arc<Replicas>>,
+    pub(super) _started: Vec<Vec<bool>>,
     _queues: Vec<VecDeque<Slot>>,
+    pub(super) _covered: Vec<Vec<Covered>>,
 }
 
 impl Session {
@@ -183,6 +188,7 @@ impl Session {
     /// next time.
     pub fn plan_request_start(&mut self) -> (PlanRequest, Vec<AppId>) {
         self.dirty = false;
+        self.incr.gen += 1;
         let planned = self.dynamic.planned;
         if planned && self.cfg.job_order.job_aware() {
             // Remaining work changed with the asks: re-rank before planning.
@@ -329,7 +335,10 @@ impl Session {
             garbage
                 ._started
                 .push(std::mem::replace(&mut g.pool.started, started));
+            g.pool.started_n = 0;
+            g.dealing = Default::default();
         }
+        self.incr_install_started(std::mem::take(&mut r.covered));
         for &app in &self.app_order {
             for g in &mut self.apps[app as usize].groups {
                 g.first_free = 0;
@@ -359,11 +368,15 @@ impl Session {
             self.queued_total = self.queued_total - n.queue.len() + q.len();
             garbage._queues.push(std::mem::replace(&mut n.queue, q));
         }
-        (to < self.nodes.len()).then_some(to)
+        if to < self.nodes.len() {
+            return Some(to);
+        }
+        self.incr_install_done(garbage);
+        None
     }
 
     /// The container size most asks use, to turn node capacity into slots.
-    fn typical_container(&self) -> Resources {
+    pub(super) fn typical_container(&self) -> Resources {
         self.app_order
             .iter()
             .flat_map(|&a| self.apps[a as usize].groups.iter())
@@ -381,6 +394,7 @@ impl PlanRequest {
             steal_candidates: Vec::new(),
             tasks: 0,
             order: None,
+            covered: Vec::new(),
         };
         if !self.planned {
             return result;
@@ -489,7 +503,9 @@ impl PlanRequest {
             let started = g.exact.as_ref().map(|(_, s)| s.as_slice());
             let pending = (0..replicas.len())
                 .filter(|&t| started.is_none_or(|s| !s.get(t).copied().unwrap_or(true)));
+            let mut upto = 0;
             for t in pending.take(g.any.max(0) as usize) {
+                upto = t + 1;
                 refs.push((k as u32, t as u32));
                 rows.push(
                     replicas
@@ -499,6 +515,14 @@ impl PlanRequest {
                         .filter(|&d| d != NONE)
                         .collect(),
                 );
+            }
+            if self.policy == PolicyKind::Asm1 {
+                result.covered.push(Covered {
+                    app: g.app,
+                    priority: g.priority,
+                    pool: replicas.clone(),
+                    upto,
+                });
             }
         }
         result.queues = vec![VecDeque::new(); self.nodes.len()];
@@ -570,7 +594,7 @@ fn revive_exact(g: &mut Group, nodes: &[NodeState]) {
             !n.alive || g.counts.get(&n.name).copied().unwrap_or(0) > 0
         });
         if covered {
-            g.pool.started[t] = false;
+            g.pool.mark(t, false);
             pending += 1;
             if pending == want {
                 return;
@@ -602,14 +626,20 @@ fn synthesize_pool(g: &GroupSnap, req: &PlanRequest, budget: usize) -> (Replicas
     hosts.sort_unstable();
     let asked: usize = hosts.iter().map(|&(_, c)| c.min(n)).sum();
     let wanted = n.min(asked);
-    let mut size = wanted.min(budget);
+    let replicas = deal(&hosts, n, 0, wanted.min(budget));
+    let cut = (replicas.len() < wanted).then_some(wanted);
+    (replicas, cut)
+}
+
+/// Tasks `lo..hi` of `n`, host h (with count c, hosts sorted) taking the
+/// next c of them round-robin, so that every marginal matches (dealt in
+/// parts, the parts make up the whole).
+pub(super) fn deal(hosts: &[(NodeId, usize)], n: usize, lo: usize, hi: usize) -> Replicas {
+    let hi = hi.min(n);
+    let size = hi.saturating_sub(lo);
     let mut start: Vec<usize> = Vec::new();
-    if start.try_reserve_exact(size + 1).is_err() {
-        size = 0;
-    }
-    let cut = (size < wanted).then_some(wanted);
-    if size == 0 {
-        return (Replicas::default(), cut);
+    if size == 0 || start.try_reserve_exact(size + 1).is_err() {
+        return Replicas::default();
     }
     // Host h takes tasks k..k+c (mod n); c <= n, so that is at most two
     // ranges, and only indices below `size` exist. Replica entries are
@@ -618,16 +648,16 @@ fn synthesize_pool(g: &GroupSnap, req: &PlanRequest, budget: usize) -> (Replicas
     let deal = |visit: &mut dyn FnMut(usize, NodeId)| {
         let mut entries = size.saturating_mul(MAX_HOSTS_PER_TASK);
         let mut k = 0;
-        for &(id, c) in &hosts {
+        for &(id, c) in hosts {
             let c = c.min(n);
-            let first = k..(k + c).min(n).min(size);
-            let wrapped = 0..(k + c).saturating_sub(n).min(size);
+            let first = k.max(lo)..(k + c).min(n).min(hi);
+            let wrapped = lo..(k + c).saturating_sub(n).min(hi);
             for i in first.chain(wrapped) {
                 if entries == 0 {
                     return;
                 }
                 entries -= 1;
-                visit(i, id);
+                visit(i - lo, id);
             }
             k = (k + c) % n;
         }
@@ -645,11 +675,8 @@ fn synthesize_pool(g: &GroupSnap, req: &PlanRequest, budget: usize) -> (Replicas
         hosts_flat[fill[i]] = id;
         fill[i] += 1;
     });
-    (
-        Replicas {
-            start,
-            hosts: hosts_flat,
-        },
-        cut,
-    )
+    Replicas {
+        start,
+        hosts: hosts_flat,
+    }
 }
