@@ -623,6 +623,22 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeSetJobOrde
     })
 }
 
+/// Switches ASM1's insertions between full plans (`spindle.planning.incremental`).
+#[no_mangle]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeSetIncremental(
+    env: Env,
+    _: jclass,
+    handle: jlong,
+    on: jboolean,
+) {
+    guard(env, || {
+        locked(handle, |c| {
+            c.session.set_incremental(on);
+            Ok(())
+        })
+    })
+}
+
 /// Replaces the Session's limits (see `spindle_core::session::Limits`).
 #[no_mangle]
 pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeSetLimits(

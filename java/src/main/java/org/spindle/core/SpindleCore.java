@@ -33,6 +33,11 @@ public final class SpindleCore implements Core {
      * first heartbeat after a change, deterministically (replay tests).
      */
     public boolean backgroundPlanning = true;
+    /**
+     * Under asm1, queue a new job's tasks between full plans, each by an augmenting path from its
+     * replica holders (a few per heartbeat); false: new work waits for the next plan.
+     */
+    public boolean incrementalPlanning = true;
     /** Largest count of one host ask; above it the ask is refused (the Session's max-host-ask). */
     public int maxHostAsk = 1_000_000;
     /** Most tasks synthesised from host asks for the planner; the rest stay counts. */
@@ -80,6 +85,7 @@ public final class SpindleCore implements Core {
       nativeSetLimits(handle, config.maxHostAsk, config.maxPlannedTasks);
       nativeSetLocalityWait(handle, config.maxWaitMs);
       nativeSetJobOrder(handle, config.jobOrder);
+      nativeSetIncremental(handle, config.incrementalPlanning);
     } catch (RuntimeException e) {
       nativeDestroy(handle);
       handle = 0;
@@ -306,6 +312,8 @@ public final class SpindleCore implements Core {
   private static native void nativeSetLocalityWait(long handle, long maxWaitMs);
 
   private static native void nativeSetJobOrder(long handle, String order);
+
+  private static native void nativeSetIncremental(long handle, boolean on);
 
   private static native void nativeDestroy(long handle);
 

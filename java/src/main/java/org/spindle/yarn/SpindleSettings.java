@@ -21,6 +21,7 @@ public final class SpindleSettings {
   public static final String LIBRARY_PATH = "spindle.library.path";
   public static final String SEED = "spindle.seed";
   public static final String PLANNING_BACKGROUND = "spindle.planning.background";
+  public static final String PLANNING_INCREMENTAL = "spindle.planning.incremental";
   public static final String MAX_HOST_ASK = "spindle.limits.max-host-ask";
   public static final String MAX_PLANNED_TASKS = "spindle.limits.max-planned-tasks";
   public static final String MAX_WAIT = "spindle.locality.max-wait-ms";
@@ -28,7 +29,8 @@ public final class SpindleSettings {
   /** Every key above, for documentation checks. */
   public static final String[] KEYS = {POLICY, COST_LOCAL, COST_REMOTE, COST_REMOTE_GROWTH,
       NODE_DELAY, RACK_ADDITIONAL_DELAY, FALLBACK, WEBHDFS_ADDRESS, LIBRARY_PATH, SEED,
-      PLANNING_BACKGROUND, MAX_HOST_ASK, MAX_PLANNED_TASKS, MAX_WAIT, JOB_ORDER};
+      PLANNING_BACKGROUND, PLANNING_INCREMENTAL, MAX_HOST_ASK, MAX_PLANNED_TASKS, MAX_WAIT,
+      JOB_ORDER};
   /** The optional extra resource the scheduler adds to the RM's configuration. */
   public static final String SITE_FILE = "spindle-site.xml";
 
@@ -62,11 +64,8 @@ public final class SpindleSettings {
     s.core.rackLocalityAdditionalDelay =
         integer(get, RACK_ADDITIONAL_DELAY, s.core.rackLocalityAdditionalDelay, -1);
     s.core.seed = integer(get, SEED, 1, 0);
-    String bg = string(get, PLANNING_BACKGROUND, "true");
-    if (!bg.equals("true") && !bg.equals("false")) {
-      throw new IllegalArgumentException(PLANNING_BACKGROUND + " = \"" + bg + "\": expected true or false");
-    }
-    s.core.backgroundPlanning = bg.equals("true");
+    s.core.backgroundPlanning = bool(get, PLANNING_BACKGROUND, true);
+    s.core.incrementalPlanning = bool(get, PLANNING_INCREMENTAL, true);
     s.core.maxHostAsk = integer(get, MAX_HOST_ASK, s.core.maxHostAsk, 1);
     s.core.maxPlannedTasks = integer(get, MAX_PLANNED_TASKS, (int) s.core.maxPlannedTasks, 0);
     s.core.maxWaitMs = integer(get, MAX_WAIT, (int) s.core.maxWaitMs, Integer.MIN_VALUE);
@@ -87,6 +86,14 @@ public final class SpindleSettings {
     }
     s.libraryPath = string(get, LIBRARY_PATH, "");
     return s;
+  }
+
+  private static boolean bool(Function<String, String> get, String key, boolean dflt) {
+    String v = string(get, key, Boolean.toString(dflt));
+    if (!v.equals("true") && !v.equals("false")) {
+      throw new IllegalArgumentException(key + " = \"" + v + "\": expected true or false");
+    }
+    return v.equals("true");
   }
 
   private static String string(Function<String, String> get, String key, String dflt) {

@@ -147,7 +147,9 @@ public final class AdapterTest {
     m.put(SpindleSettings.WEBHDFS_ADDRESS, "http://nn:9870");
     m.put(SpindleSettings.LIBRARY_PATH, "/opt/spindle/libspindle_jni.so");
     m.put(SpindleSettings.SEED, "7");
+    m.put(SpindleSettings.PLANNING_INCREMENTAL, "false");
     SpindleSettings s = SpindleSettings.read(m::get);
+    check(d.core.incrementalPlanning && !s.core.incrementalPlanning, "incremental planning");
     check(s.core.policy.equals("hadoop-default"), s.core.policy);
     check(s.core.costLocal == 20 && s.core.costRemote == 20 && s.core.remoteGrowth == 1.5, "costs");
     check(s.core.nodeLocalityDelay == 10 && s.core.rackLocalityAdditionalDelay == 5, "delays");
@@ -165,6 +167,10 @@ public final class AdapterTest {
       {SpindleSettings.NODE_DELAY, "-2", "spindle.locality.node-delay = -2: must be at least -1"},
       {SpindleSettings.NODE_DELAY, "4.5", "spindle.locality.node-delay = \"4.5\": not an integer"},
       {SpindleSettings.FALLBACK, "retry", "spindle.fallback = \"retry\": expected \"fifo\" or \"none\""},
+      {SpindleSettings.PLANNING_INCREMENTAL, "yes",
+          "spindle.planning.incremental = \"yes\": expected true or false"},
+      {SpindleSettings.PLANNING_BACKGROUND, "1",
+          "spindle.planning.background = \"1\": expected true or false"},
       {SpindleSettings.WEBHDFS_ADDRESS, "nn:9870", "spindle.webhdfs.address = \"nn:9870\": expected an"
           + " http:// or https:// NameNode address, e.g. http://nn:9870"},
     };
