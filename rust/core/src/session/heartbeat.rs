@@ -798,6 +798,13 @@ impl Session {
         n.running += 1;
         let now = self.now_ms;
         self.apps[s.app as usize].container_started(now);
+        if self.dynamic.planned && self.cfg.job_order == JobOrder::WeightedRemaining {
+            // O(log apps): the overtaking count restarts at each grant.
+            self.later_grants.granted(s.app);
+            let a = &mut self.apps[s.app as usize];
+            a.overtaken_from = self.later_grants.after(s.app);
+            a.promoted = a.promoted.saturating_sub(1);
+        }
         self.running_total += 1;
         let (host, rack) = (n.name, n.rack);
         let g = &mut self.apps[s.app as usize].groups[s.group as usize];
