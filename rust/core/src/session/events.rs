@@ -313,8 +313,8 @@ impl Session {
     }
 
     /// Gives a turn at the front (see [`OVERTAKE_BOUND`]) to each live job
-    /// with maps pending (asks with a location) that later jobs overtook,
-    /// since its last grant, by [`OVERTAKE_BOUND`] times its containers
+    /// with maps pending (asks with a location) that later jobs overtook
+    /// (their grants less its own) by [`OVERTAKE_BOUND`] times its containers
     /// (pending, running and done) and what was ahead of it at its
     /// registration, and by at least one wave of the cluster's containers
     /// of its size (less is turnover noise: heartbeat order, locality
@@ -357,6 +357,7 @@ impl Session {
                     continue;
                 }
                 a.promoted = wave as u32;
+                a.overtaken_from = overtaken;
                 tracing::debug!(
                     app = %a.name,
                     overtaken_by = by,

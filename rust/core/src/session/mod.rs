@@ -285,12 +285,14 @@ impl JobOrder {
 /// only delay Smith's rule adds to FIFO's, and FIFO's time for a job is
 /// about its own containers plus those pending or running at its
 /// registration, over the cluster's rate. So a job with maps pending that
-/// later jobs overtook, since its last grant, by this many times those two
-/// together (and by a wave of the cluster at least) goes before every job
-/// that is not, oldest first, for one wave of the cluster's containers; then
-/// the count starts again. Its extra delay stays within about this many
-/// times its FIFO time, and a job in a burst, whose FIFO time is long, is
-/// seldom promoted, so Smith's rule keeps its mean.
+/// later jobs overtook by this many times those two together (and by a
+/// wave of the cluster at least) goes before every job that is not,
+/// oldest first, for one wave of the cluster's containers; then the count
+/// starts again. Overtaking counts the containers granted to later jobs
+/// less the job's own (a trickle of grants does not hide it). Its extra
+/// delay stays within about this many times its FIFO time, and a job in a
+/// burst, whose FIFO time is long, is seldom promoted, so Smith's rule
+/// keeps its mean.
 pub const OVERTAKE_BOUND: u64 = 1;
 
 /// Default of [`SessionConfig::max_wait_ms`].
@@ -545,7 +547,9 @@ struct AppState {
     run_ms: f64,
     run_since: i64,
     done: u32,
-    /// [`LaterGrants::after`] at its last grant (at registration: 0).
+    /// [`LaterGrants::after`] less the overtaking counted so far: the
+    /// value at its last promotion (at registration: 0) plus its own
+    /// grants since, at most the current value.
     overtaken_from: u64,
     /// Grants left in its turn at the front (a wave of the cluster), once
     /// overtaken by [`OVERTAKE_BOUND`] times its containers: it ranks
