@@ -164,6 +164,15 @@ impl Session {
             });
         }
         let id = self.apps.len() as AppId;
+        // What FIFO would run before it: the live jobs' pending and running
+        // containers (O(apps), as the re-rank below).
+        let ahead = self.running_total.saturating_add(
+            self.app_order
+                .iter()
+                .flat_map(|&a| self.apps[a as usize].groups.iter())
+                .map(|g| g.any.max(0) as u64)
+                .sum(),
+        );
         self.apps.push(AppState {
             name: app.to_string(),
             submit: submit_time,
@@ -177,11 +186,15 @@ impl Session {
             run_ms: 0.0,
             run_since: submit_time,
             done: 0,
+            overtaken_from: 0,
+            promoted: 0,
+            ahead,
         });
         self.app_by_name.insert(app.to_string(), id);
         if self.dynamic.priced {
             self.durations.app_added(id);
         }
+        self.later_grants.push();
         // Room for every app in the busy list, so heartbeats never grow it.
         self.busy
             .reserve(self.apps.len().saturating_sub(self.busy.len()));
@@ -266,31 +279,40 @@ impl Session {
             // S-PC the last plan's LP key comes first (apps not yet planned
             // have an infinite one, so they follow, by remaining work).
             let spc = self.cfg.job_order.computed();
-            let mut keyed: Vec<(f64, f64, i64, AppId)> = self
+            if self.cfg.job_order == JobOrder::WeightedRemaining {
+                self.promote_overtaken();
+            }
+            let apps = &self.apps;
+            let mut keyed: Vec<(bool, f64, f64, i64, AppId)> = self
                 .app_order
                 .iter()
                 .map(|&x| {
                     let a = &apps[x as usize];
                     let pending: f64 = a.groups.iter().map(|g| g.any.max(0) as f64).sum();
                     let lp = if spc { a.order_key } else { 0.0 };
-                    // An app that asks nothing yet (just registered) ranks
-                    // last, not first: its asks arrive before the next
-                    // re-rank, and the heartbeat's serves read the rank.
-                    let key = if pending > 0.0 {
+                    // Promoted jobs go first, oldest first. An app that
+                    // asks nothing yet (just registered) ranks last, not
+                    // first: its asks arrive before the next re-rank, and
+                    // the heartbeat's serves read the rank.
+                    let up = a.promoted > 0;
+                    let rem = if up {
+                        0.0
+                    } else if pending > 0.0 {
                         pending / a.weight
                     } else {
                         f64::INFINITY
                     };
-                    (lp, key, a.submit, x)
+                    (!up, lp, rem, a.submit, x)
                 })
                 .collect();
             keyed.sort_unstable_by(|a, b| {
-                a.0.total_cmp(&b.0)
+                a.0.cmp(&b.0)
                     .then(a.1.total_cmp(&b.1))
-                    .then((a.2, a.3).cmp(&(b.2, b.3)))
+                    .then(a.2.total_cmp(&b.2))
+                    .then((a.3, a.4).cmp(&(b.3, b.4)))
             });
             self.app_order.clear();
-            self.app_order.extend(keyed.iter().map(|k| k.3));
+            self.app_order.extend(keyed.iter().map(|k| k.4));
         } else {
             self.app_order
                 .sort_by_key(|&a| (apps[a as usize].submit, a));
@@ -299,6 +321,63 @@ impl Session {
         self.rank.resize(self.apps.len(), u32::MAX);
         for (i, &a) in self.app_order.iter().enumerate() {
             self.rank[a as usize] = i as u32;
+        }
+    }
+
+    /// Gives a turn at the front (see [`OVERTAKE_BOUND`]) to each live job
+    /// with maps pending (asks with a location) that later jobs overtook
+    /// (their grants less its own) by [`OVERTAKE_BOUND`] times its containers
+    /// (pending, running and done) and what was ahead of it at its
+    /// registration, and by at least one wave of the cluster's containers
+    /// of its size (less is turnover noise: heartbeat order, locality
+    /// waits). O(apps log apps), at a re-rank only (plus the nodes once
+    /// when a job is promoted).
+    fn promote_overtaken(&mut self) {
+        let mut cluster = None;
+        for &a in &self.app_order {
+            let overtaken = self.later_grants.after(a);
+            let a = &mut self.apps[a as usize];
+            let mut own = u64::from(a.done) + u64::from(a.running);
+            let mut map = None;
+            for g in &a.groups {
+                own += g.any.max(0) as u64;
+                if g.any > 0 && !g.counts.is_empty() {
+                    map.get_or_insert(g.capability);
+                }
+            }
+            let Some(map) = map else {
+                a.promoted = 0;
+                continue;
+            };
+            let by = overtaken.saturating_sub(a.overtaken_from);
+            let bound = OVERTAKE_BOUND.saturating_mul(own.saturating_add(a.ahead));
+            if a.promoted == 0 && by >= bound {
+                let nodes = &self.nodes;
+                let cluster: &Resources = cluster.get_or_insert_with(|| {
+                    nodes
+                        .iter()
+                        .filter(|n| n.alive)
+                        .fold(Resources::new(0, 0), |c, n| {
+                            Resources::new(
+                                c.memory_mb.saturating_add(n.capacity.memory_mb),
+                                c.vcores.saturating_add(n.capacity.vcores),
+                            )
+                        })
+                });
+                let wave = u64::from(cluster.slots_of(&map));
+                if by < wave {
+                    continue;
+                }
+                a.promoted = wave as u32;
+                a.overtaken_from = overtaken;
+                tracing::debug!(
+                    app = %a.name,
+                    overtaken_by = by,
+                    containers = own,
+                    wave = a.promoted,
+                    "overtaken by its size: ranks first for a wave"
+                );
+            }
         }
     }
 

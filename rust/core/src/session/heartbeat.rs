@@ -827,6 +827,14 @@ impl Session {
         n.running += 1;
         let now = self.now_ms;
         self.apps[s.app as usize].container_started(now);
+        if self.dynamic.planned && self.cfg.job_order == JobOrder::WeightedRemaining {
+            // O(log apps) per grant.
+            self.later_grants.granted(s.app);
+            let a = &mut self.apps[s.app as usize];
+            // Its own grant offsets one of the later jobs' (never below none).
+            a.overtaken_from = (a.overtaken_from + 1).min(self.later_grants.after(s.app));
+            a.promoted = a.promoted.saturating_sub(1);
+        }
         self.running_total += 1;
         let (host, rack) = (n.name, n.rack);
         let g = &mut self.apps[s.app as usize].groups[s.group as usize];
