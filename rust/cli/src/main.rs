@@ -305,10 +305,11 @@ struct SimulateArgs {
     #[arg(long, default_value_t = 0.0)]
     planning_ms_per_million_tasks: f64,
     /// Between full plans, ASM1 queues new tasks at once by an augmenting
-    /// path from their replicas (on by default); this switches it off, so
-    /// new asks wait for the next plan (or the fallback).
+    /// path from their replicas (spindle.planning.incremental; off by
+    /// default: new asks wait for the next plan, served meanwhile by the
+    /// fallback).
     #[arg(long)]
-    no_incremental: bool,
+    incremental: bool,
     /// Locality-wait cap of local-only policies and asm1-priced
     /// (spindle.locality.max-wait-ms): maps that got no container for this
     /// long take a rack-local or off-switch slot before reducers do;
@@ -615,7 +616,7 @@ fn cmd_simulate(a: SimulateArgs, limits: &Limits) -> Result<()> {
         max_tasks: limits.max_tasks,
         planning_base_ms: a.planning_ms,
         planning_ms_per_million_tasks: a.planning_ms_per_million_tasks,
-        incremental: !a.no_incremental,
+        incremental: a.incremental,
         max_wait_ms: a.max_wait_ms,
         job_order: a.job_order,
         ..SimConfig::default()

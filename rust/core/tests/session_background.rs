@@ -159,6 +159,7 @@ fn asm1_queues_a_new_job_while_a_plan_is_in_flight() {
         policy: PolicyKind::Asm1,
         ..SessionConfig::default()
     });
+    s.set_incremental(true);
     let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
     let h2 = s.add_node("h2", "/r2", cap(), 1.0).unwrap();
     let a = s.add_app("a", 1.0, 0).unwrap();

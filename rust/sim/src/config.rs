@@ -123,7 +123,7 @@ impl Default for SimConfig {
             record_events: false,
             planning_base_ms: 0.0,
             planning_ms_per_million_tasks: 0.0,
-            incremental: true,
+            incremental: false,
             max_wait_ms: spindle_core::session::DEFAULT_MAX_WAIT_MS,
             job_order: JobOrder::default(),
             record_tasks: false,

@@ -23,6 +23,7 @@ fn cluster_ordered(n: usize, job_order: JobOrder) -> Session {
         ..SessionConfig::default()
     });
     s.set_planning(Planning::Background);
+    s.set_incremental(true);
     s.set_incremental_bounds(usize::MAX, usize::MAX);
     for i in 0..n {
         s.add_node(&format!("h{i}"), "/r0", cap(), 1.0).unwrap();

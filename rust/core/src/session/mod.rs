@@ -800,7 +800,7 @@ impl Session {
             // Seed 002's policies are a job order and a placement together.
             cfg.job_order = order;
         }
-        let incr = incremental::Incremental::new(cfg.policy);
+        let incr = incremental::Incremental::new();
         Session {
             dynamic: cfg.policy.dynamic(),
             cfg,

@@ -35,9 +35,10 @@ public final class SpindleCore implements Core {
     public boolean backgroundPlanning = true;
     /**
      * Under asm1, queue a new job's tasks between full plans, each by an augmenting path from its
-     * replica holders (a few per heartbeat); false: new work waits for the next plan.
+     * replica holders (a few per heartbeat); false (the default: it costs heartbeat time under
+     * churn for little locality): new work waits for the next plan.
      */
-    public boolean incrementalPlanning = true;
+    public boolean incrementalPlanning = false;
     /** Largest count of one host ask; above it the ask is refused (the Session's max-host-ask). */
     public int maxHostAsk = 1_000_000;
     /** Most tasks synthesised from host asks for the planner; the rest stay counts. */

@@ -65,7 +65,7 @@ public final class SpindleSettings {
         integer(get, RACK_ADDITIONAL_DELAY, s.core.rackLocalityAdditionalDelay, -1);
     s.core.seed = integer(get, SEED, 1, 0);
     s.core.backgroundPlanning = bool(get, PLANNING_BACKGROUND, true);
-    s.core.incrementalPlanning = bool(get, PLANNING_INCREMENTAL, true);
+    s.core.incrementalPlanning = bool(get, PLANNING_INCREMENTAL, false);
     s.core.maxHostAsk = integer(get, MAX_HOST_ASK, s.core.maxHostAsk, 1);
     s.core.maxPlannedTasks = integer(get, MAX_PLANNED_TASKS, (int) s.core.maxPlannedTasks, 0);
     s.core.maxWaitMs = integer(get, MAX_WAIT, (int) s.core.maxWaitMs, Integer.MIN_VALUE);

@@ -123,7 +123,7 @@ public final class JniBench {
    * Issue 11 F: the cluster above under churn. One AM ask update (one host, its rack, ANY) per 10
    * node heartbeats, as AMs heartbeat once a second; one app finishing and one arriving every 500
    * heartbeats. Times every heartbeat and every updateAsk.
-   *   --churn [--quick] [--policy P] [--calls N] [--no-background]
+   *   --churn [--quick] [--policy P] [--calls N] [--no-background] [--incremental]
    */
   static void churn(String[] args) {
     String policy = "asm1";
@@ -131,6 +131,7 @@ public final class JniBench {
     int nodes = 10_000;
     int apps = 1_000;
     boolean background = true;
+    boolean incremental = false;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--quick":
@@ -145,14 +146,19 @@ public final class JniBench {
         case "--no-background":
           background = false;
           break;
+        case "--incremental":
+          incremental = true;
+          break;
         default:
           throw new IllegalArgumentException("unknown argument " + args[i]
-              + "; usage: --churn [--quick] [--policy P] [--calls N] [--no-background]");
+              + "; usage: --churn [--quick] [--policy P] [--calls N] [--no-background]"
+              + " [--incremental]");
       }
     }
     SpindleCore.Config config = new SpindleCore.Config();
     config.policy = policy;
     config.backgroundPlanning = background;
+    config.incrementalPlanning = incremental;
     Random rnd = new Random(1);
     try (SpindleCore core = new SpindleCore(config)) {
       for (int n = 0; n < nodes; n++) {

@@ -147,9 +147,9 @@ public final class AdapterTest {
     m.put(SpindleSettings.WEBHDFS_ADDRESS, "http://nn:9870");
     m.put(SpindleSettings.LIBRARY_PATH, "/opt/spindle/libspindle_jni.so");
     m.put(SpindleSettings.SEED, "7");
-    m.put(SpindleSettings.PLANNING_INCREMENTAL, "false");
+    m.put(SpindleSettings.PLANNING_INCREMENTAL, "true");
     SpindleSettings s = SpindleSettings.read(m::get);
-    check(d.core.incrementalPlanning && !s.core.incrementalPlanning, "incremental planning");
+    check(!d.core.incrementalPlanning && s.core.incrementalPlanning, "incremental planning");
     check(s.core.policy.equals("hadoop-default"), s.core.policy);
     check(s.core.costLocal == 20 && s.core.costRemote == 20 && s.core.remoteGrowth == 1.5, "costs");
     check(s.core.nodeLocalityDelay == 10 && s.core.rackLocalityAdditionalDelay == 5, "delays");
