@@ -155,6 +155,46 @@ pub struct Dynamic {
     pub priced: bool,
 }
 
+/// A seed 002 job scheduler's Session planner: its placement, or ASM1's
+/// plan (logged, naming the policy) when the placement refuses the instance.
+pub(crate) fn placed_or_asm1(
+    name: &str,
+    problem: &Problem,
+    seed: u64,
+    placed: Result<Assignment, crate::spc::SpcError>,
+) -> Assignment {
+    placed.unwrap_or_else(|e| {
+        tracing::warn!(error = %e, "{name}: placement refused; planning with asm1");
+        asm1::Asm1.plan(problem, seed)
+    })
+}
+
+/// The [`Policy`] of a seed 002 job scheduler (S-PC and its baselines): its
+/// planner, and `order` over the Session's applications.
+macro_rules! job_scheduler_policy {
+    ($ty:ty, $order:ident) => {
+        /// The plan already holds its remote choices (each task on the
+        /// machine finishing it first): an idle node takes a local task,
+        /// never another remote one. Its job order orders the Session's
+        /// queues.
+        impl $crate::policy::Policy for $ty {
+            fn name(&self) -> &'static str {
+                $crate::policy::Planner::name(self)
+            }
+            fn planner(&self) -> Option<&dyn $crate::policy::Planner> {
+                Some(self)
+            }
+            fn on_free_slot(&self) -> $crate::policy::FreeSlot {
+                $crate::policy::FreeSlot::Local { steal: true }
+            }
+            fn job_order(&self) -> Option<$crate::session::JobOrder> {
+                Some($crate::session::JobOrder::$order)
+            }
+        }
+    };
+}
+pub(crate) use job_scheduler_policy;
+
 /// The registry: one line per policy, `Variant => &its::POLICY`, in the
 /// order of [`PolicyKind::ALL`] (the order of error messages and tests).
 /// Generates [`PolicyKind`], its variants and `ALL`.

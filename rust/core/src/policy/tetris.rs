@@ -44,27 +44,13 @@ impl Planner for Tetris {
     }
 
     fn plan(&self, problem: &Problem, seed: u64) -> Assignment {
-        crate::spc::place_all(problem, Pick::EarliestCompletion, seed).unwrap_or_else(|e| {
-            tracing::warn!(error = %e, "tetris: placement refused; planning with asm1");
-            super::asm1::Asm1.plan(problem, seed)
-        })
+        super::placed_or_asm1(
+            Planner::name(self),
+            problem,
+            seed,
+            crate::spc::place_all(problem, Pick::EarliestCompletion, seed),
+        )
     }
 }
 
-/// The plan already holds its remote choices (each task on the machine
-/// finishing it first): an idle node takes a local task, never another
-/// remote one. Its job order orders the Session's queues.
-impl crate::policy::Policy for Tetris {
-    fn name(&self) -> &'static str {
-        Planner::name(self)
-    }
-    fn planner(&self) -> Option<&dyn Planner> {
-        Some(self)
-    }
-    fn on_free_slot(&self) -> crate::policy::FreeSlot {
-        crate::policy::FreeSlot::Local { steal: true }
-    }
-    fn job_order(&self) -> Option<crate::session::JobOrder> {
-        Some(crate::session::JobOrder::Tetris)
-    }
-}
+super::job_scheduler_policy!(Tetris, Tetris);
