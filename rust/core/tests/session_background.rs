@@ -36,12 +36,12 @@ fn eventually(what: &str, mut f: impl FnMut() -> bool) {
     }
 }
 
-#[test]
-fn no_heartbeat_waits_for_a_plan_in_flight() {
-    let (s, h1, _h2, app) = cluster();
-    let shared = Arc::new(Mutex::new(s));
-    // The planner blocks until the test lets it go: a plan that takes "for
-    // ever". Heartbeats meanwhile must return, served by the fallback.
+/// A planner thread whose every plan blocks until the returned sender lets
+/// it go (a plan that takes "for ever"), and the receiver of its starts;
+/// returns once the first plan (the Session's first change) started.
+fn blocked_planner(
+    shared: &Arc<Mutex<Session>>,
+) -> (BackgroundPlanner, mpsc::Receiver<()>, mpsc::Sender<()>) {
     let (started_tx, started_rx) = mpsc::channel::<()>();
     let (go_tx, go_rx) = mpsc::channel::<()>();
     let go_rx = Mutex::new(go_rx);
@@ -60,6 +60,16 @@ fn no_heartbeat_waits_for_a_plan_in_flight() {
     started_rx
         .recv_timeout(Duration::from_secs(60))
         .expect("the planner starts on the first change");
+    (planner, started_rx, go_tx)
+}
+
+#[test]
+fn no_heartbeat_waits_for_a_plan_in_flight() {
+    let (s, h1, _h2, app) = cluster();
+    let shared = Arc::new(Mutex::new(s));
+    // Heartbeats must return while the plan is blocked, served by the
+    // fallback.
+    let (planner, started_rx, go_tx) = blocked_planner(&shared);
     let mut out = Vec::new();
     let mut granted = Vec::new();
     for now in 0..100 {
@@ -166,24 +176,7 @@ fn asm1_queues_a_new_job_while_a_plan_is_in_flight() {
     s.update_ask(a, 20, "h1", 4, cap(), true).unwrap();
     s.update_ask(a, 20, ANY, 4, cap(), true).unwrap();
     let shared = Arc::new(Mutex::new(s));
-    let (started_tx, started_rx) = mpsc::channel::<()>();
-    let (go_tx, go_rx) = mpsc::channel::<()>();
-    let go_rx = Mutex::new(go_rx);
-    let started_tx = Mutex::new(started_tx);
-    let planner = BackgroundPlanner::spawn(
-        shared.clone(),
-        |s| s,
-        Duration::from_millis(1),
-        Some(Box::new(move |r: &PlanRequest| {
-            let _ = started_tx.lock().unwrap().send(());
-            let _ = go_rx.lock().unwrap().recv();
-            r.plan()
-        })),
-    )
-    .unwrap();
-    started_rx
-        .recv_timeout(Duration::from_secs(60))
-        .expect("the planner starts on the first change");
+    let (planner, _started, go_tx) = blocked_planner(&shared);
     let b = {
         let mut s = shared.lock().unwrap();
         let b = s.add_app("b", 1.0, 1).unwrap();
