@@ -48,6 +48,23 @@ fn executor_spills(policy: PolicyKind, tasks: usize) -> Option<bool> {
     policy.execute(&problem, 7).map(|e| e.non_local > 0)
 }
 
+/// The Session under `policy` on nodes n0 (speed `n0_speed`) and n1, one
+/// app asking for 4 containers on n0, planned.
+fn planned_session(policy: PolicyKind, n0_speed: f64) -> Session {
+    let mut s = Session::new(SessionConfig {
+        policy,
+        ..SessionConfig::default()
+    });
+    s.add_node("n0", "/r0", cap(), n0_speed).unwrap();
+    s.add_node("n1", "/r0", cap(), 1.0).unwrap();
+    let app = s.add_app("app", 1.0, 0).unwrap();
+    for res in ["n0", "/r0", ANY] {
+        s.update_ask(app, 20, res, 4, cap(), true).unwrap();
+    }
+    s.plan_if_dirty();
+    s
+}
+
 #[test]
 fn a_free_node_with_no_local_work_does_the_same_in_the_executor_and_the_session() {
     let mut differ = Vec::new();
@@ -133,17 +150,7 @@ fn spc_placements_mean_the_same_in_plan_the_planner_and_the_session() {
         );
         let a = policy.planner().unwrap().plan(&inst.problem, 7);
         assert_eq!(per_node(&a.node_of), want, "{policy}: planner");
-        let mut s = Session::new(SessionConfig {
-            policy,
-            ..SessionConfig::default()
-        });
-        s.add_node("n0", "/r0", cap(), 1.0).unwrap();
-        s.add_node("n1", "/r0", cap(), 1.0).unwrap();
-        let app = s.add_app("app", 1.0, 0).unwrap();
-        for res in ["n0", "/r0", ANY] {
-            s.update_ask(app, 20, res, 4, cap(), true).unwrap();
-        }
-        s.plan_if_dirty();
+        let s = planned_session(policy, 1.0);
         assert_eq!(s.queued(), want, "{policy}: Session");
         assert_eq!(s.job_order(), spindle_core::session::JobOrder::Spc);
     }
@@ -202,17 +209,7 @@ fn the_baselines_mean_the_same_in_plan_the_planner_and_the_session() {
         assert_eq!(want, expect, "{policy}: plan");
         let a = policy.planner().unwrap().plan(&inst.problem, 7);
         assert_eq!(per_node(&a.node_of), want, "{policy}: planner");
-        let mut s = Session::new(SessionConfig {
-            policy,
-            ..SessionConfig::default()
-        });
-        s.add_node("n0", "/r0", cap(), 3.0).unwrap();
-        s.add_node("n1", "/r0", cap(), 1.0).unwrap();
-        let app = s.add_app("app", 1.0, 0).unwrap();
-        for res in ["n0", "/r0", ANY] {
-            s.update_ask(app, 20, res, 4, cap(), true).unwrap();
-        }
-        s.plan_if_dirty();
+        let mut s = planned_session(policy, 3.0);
         assert_eq!(s.queued(), want, "{policy}: Session");
         assert_eq!(Some(s.job_order()), policy.job_order(), "{policy}");
         // The policy's order stays whatever order is configured.
