@@ -374,14 +374,22 @@ impl Session {
     /// reached the cap, so that maps are not kept waiting behind reducers;
     /// then location-less asks (reducers). Else the slot idles.
     fn local_only(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
+        self.local_or_overdue(node, free)
+            .or_else(|| self.location_less_ask(node, free))
+    }
+
+    /// A group asking for this host, else a group at the locality-wait cap.
+    fn local_or_overdue(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
         if self.askers[self.nodes[node as usize].name as usize] > 0 {
             if let Some(s) = self.serve_asking(node, free) {
                 return Some(s);
             }
         }
-        if let Some(s) = self.serve_starving(node, free) {
-            return Some(s);
-        }
+        self.serve_starving(node, free)
+    }
+
+    /// An ask with no location at all (a reducer), in FIFO order.
+    fn location_less_ask(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
         if self.location_less == 0 {
             return None;
         }
@@ -415,23 +423,9 @@ impl Session {
     /// installed plan holds yet have no price: they wait for the plan, a
     /// holder's heartbeat or the cap.
     fn priced(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
-        if self.askers[self.nodes[node as usize].name as usize] > 0 {
-            if let Some(s) = self.serve_asking(node, free) {
-                return Some(s);
-            }
-        }
-        if let Some(s) = self.serve_starving(node, free) {
-            return Some(s);
-        }
-        if let Some(s) = self.priced_spill(node, free) {
-            return Some(s);
-        }
-        if self.location_less == 0 {
-            return None;
-        }
-        self.serve_fifo(node, free, |g, _| {
-            g.counts.is_empty().then_some(Locality::OffSwitch)
-        })
+        self.local_or_overdue(node, free)
+            .or_else(|| self.priced_spill(node, free))
+            .or_else(|| self.location_less_ask(node, free))
     }
 
     /// The remote candidate of [`Self::priced`]: the last valid entry that
