@@ -319,9 +319,12 @@ impl Session {
         }
         self.rank.clear();
         self.rank.resize(self.apps.len(), u32::MAX);
+        let mut sig = self.apps.len() as u64;
         for (i, &a) in self.app_order.iter().enumerate() {
             self.rank[a as usize] = i as u32;
+            sig = (sig.rotate_left(7) ^ u64::from(a)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         }
+        self.order_sig = sig;
     }
 
     /// Gives a turn at the front (see [`OVERTAKE_BOUND`]) to each live job

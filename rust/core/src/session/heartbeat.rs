@@ -50,33 +50,7 @@ impl Session {
         out.clear();
         self.booked.clear();
         self.node(node)?;
-        if !self.clock_started {
-            // Asks made before the first heartbeat (an RM restart re-sends
-            // every app's) have waited from now, not from time 0.
-            self.clock_started = true;
-            for a in &mut self.apps {
-                for g in &mut a.groups {
-                    g.wait_from = g.wait_from.max(now_ms);
-                }
-            }
-            self.wait_floor = now_ms;
-            self.stall_checked = now_ms;
-        }
-        self.now_ms = self.now_ms.max(now_ms);
-        self.drive_planning(now_ms);
-        self.insert_at_heartbeat();
-        if self.now_ms.saturating_sub(self.stall_checked) >= STALL_CHECK_MS {
-            self.detect_stalls();
-        }
-        if self.busy_stale {
-            self.refresh_busy();
-        }
-        if self.dynamic.planned
-            && self.cfg.max_wait_ms >= 0
-            && self.now_ms.saturating_sub(self.overdue_checked) >= OVERDUE_CHECK_MS
-        {
-            self.find_overdue();
-        }
+        self.begin_heartbeat(now_ms);
         let mut free = free;
         for _ in 0..MAX_GRANTS_PER_HEARTBEAT {
             if !free.fits(&self.min_ask) {
@@ -110,6 +84,40 @@ impl Session {
             }
         }
         Ok(())
+    }
+
+    /// What every look at a node starts with: the clock, a plan due,
+    /// incremental insertions, the stall detector, the busy list and the
+    /// overdue groups (shared by [`Self::node_heartbeat`] and
+    /// [`Self::node_offers`]).
+    pub(super) fn begin_heartbeat(&mut self, now_ms: i64) {
+        if !self.clock_started {
+            // Asks made before the first heartbeat (an RM restart re-sends
+            // every app's) have waited from now, not from time 0.
+            self.clock_started = true;
+            for a in &mut self.apps {
+                for g in &mut a.groups {
+                    g.wait_from = g.wait_from.max(now_ms);
+                }
+            }
+            self.wait_floor = now_ms;
+            self.stall_checked = now_ms;
+        }
+        self.now_ms = self.now_ms.max(now_ms);
+        self.drive_planning(now_ms);
+        self.insert_at_heartbeat();
+        if self.now_ms.saturating_sub(self.stall_checked) >= STALL_CHECK_MS {
+            self.detect_stalls();
+        }
+        if self.busy_stale {
+            self.refresh_busy();
+        }
+        if self.dynamic.planned
+            && self.cfg.max_wait_ms >= 0
+            && self.now_ms.saturating_sub(self.overdue_checked) >= OVERDUE_CHECK_MS
+        {
+            self.find_overdue();
+        }
     }
 
     pub(super) fn refresh_busy(&mut self) {
@@ -181,12 +189,29 @@ impl Session {
     /// lazily once its count is gone. A node with nothing queued is the
     /// policy's fallback's (stealing keeps the plan's balance there).
     fn serve_ranked_local(&self, node: NodeId, free: &Resources, head_rank: u32) -> Option<Slot> {
+        let mut pick = None;
+        self.ranked_local(node, free, head_rank, |s| {
+            pick = Some(s);
+            true
+        });
+        pick
+    }
+
+    /// Hands `each` the node-local slots [`Self::serve_ranked_local`] would
+    /// serve, best first, until it returns true.
+    pub(super) fn ranked_local(
+        &self,
+        node: NodeId,
+        free: &Resources,
+        head_rank: u32,
+        mut each: impl FnMut(Slot) -> bool,
+    ) {
         if !self.dynamic.planned || !self.cfg.job_order.job_aware() || head_rank == u32::MAX {
-            return None;
+            return;
         }
         let n = &self.nodes[node as usize];
         if self.askers[n.name as usize] == 0 {
-            return None;
+            return;
         }
         // The first few jobs only: they are the ones the order finishes
         // next, and a bounded look keeps the heartbeat's cost flat however
@@ -214,23 +239,25 @@ impl Session {
                         None => continue,
                     }
                 };
-                return Some(Slot {
+                let slot = Slot {
                     app,
                     group: gi as u32,
                     priority: g.priority,
                     task,
                     locality: Locality::Node,
-                });
+                };
+                if each(slot) {
+                    return;
+                }
             }
         }
-        None
     }
 
     /// Drops the entries at the front of `node`'s queue that can no longer
     /// be granted as planned (started, drained, their app gone) and returns
     /// the rank of the job at its valid head, `u32::MAX` if none: the serves
     /// that go before the queue compare with the job that would really run.
-    fn head_rank(&mut self, node: NodeId) -> u32 {
+    pub(super) fn head_rank(&mut self, node: NodeId) -> u32 {
         loop {
             let n = &self.nodes[node as usize];
             let Some(&s) = n.queue.front() else {
@@ -270,9 +297,26 @@ impl Session {
     /// the job order decides who runs first, locality where. A job ranked
     /// behind the head waits its turn, as it would anyway.
     fn serve_overdue(&self, node: NodeId, free: &Resources, head_rank: u32) -> Option<Slot> {
+        let mut pick = None;
+        self.overdue_slots(node, free, head_rank, |s| {
+            pick = Some(s);
+            true
+        });
+        pick
+    }
+
+    /// Hands `each` the overdue slots [`Self::serve_overdue`] would serve,
+    /// in rank order, until it returns true.
+    pub(super) fn overdue_slots(
+        &self,
+        node: NodeId,
+        free: &Resources,
+        head_rank: u32,
+        mut each: impl FnMut(Slot) -> bool,
+    ) {
         // A cap switched off since the last look leaves nothing overdue.
         if self.overdue.is_empty() || self.cfg.max_wait_ms < 0 {
-            return None;
+            return;
         }
         let n = &self.nodes[node as usize];
         let (now, cap) = (self.now_ms, self.cfg.max_wait_ms);
@@ -291,16 +335,17 @@ impl Session {
             if !free.fits(&g.capability) {
                 continue;
             }
-            let locality = g.level_on(n);
-            return Some(Slot {
+            let slot = Slot {
                 app,
                 group: gi,
                 priority: g.priority,
                 task: NONE,
-                locality,
-            });
+                locality: g.level_on(n),
+            };
+            if each(slot) {
+                return;
+            }
         }
-        None
     }
 
     /// The slot with its group index as it is now (a plan made on a
@@ -336,7 +381,7 @@ impl Session {
         }
     }
 
-    fn capability(&self, s: &Slot) -> Resources {
+    pub(super) fn capability(&self, s: &Slot) -> Resources {
         self.apps[s.app as usize].groups[s.group as usize].capability
     }
 
@@ -365,7 +410,7 @@ impl Session {
     /// [`FreeSlot`](crate::policy::FreeSlot), carried out by its `decide`
     /// on this engine's [`ClusterView`] ([`SessionView`]).
     #[inline]
-    fn fallback(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
+    pub(super) fn fallback(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
         let f = self.dynamic.free_slot;
         f.decide(&mut SessionView { s: self, free }, node)
     }
@@ -811,9 +856,31 @@ impl Session {
     }
 
     /// Books a decision and appends it to `out`, merging with the previous
-    /// grant when it matches. The planned task is marked started: a guess,
-    /// since the AM picks its own task (see `revive_exact`).
+    /// grant when it matches.
     fn commit(&mut self, node: NodeId, s: Slot, free: &mut Resources, out: &mut Vec<Grant>) {
+        let (priority, capability) = self.book(node, s);
+        free.memory_mb -= capability.memory_mb;
+        free.vcores -= capability.vcores;
+        if let Some(last) = out.last_mut() {
+            if last.app == s.app && last.priority == priority && last.locality == s.locality {
+                last.count += 1;
+                return;
+            }
+        }
+        out.push(Grant {
+            app: s.app,
+            priority,
+            count: 1,
+            locality: s.locality,
+        });
+    }
+
+    /// Books one container of a decision on `node`: running counts, the
+    /// job order's grant counts, the ask counts (as YARN's
+    /// `AppSchedulingInfo.allocate` lowers them) and the planned task,
+    /// which is marked started: a guess, since the AM picks its own task
+    /// (see `revive_exact`). Returns the group's priority and container size.
+    pub(super) fn book(&mut self, node: NodeId, s: Slot) -> (i32, Resources) {
         if self.dynamic.priced {
             self.durations.started(node, s.app, self.now_ms);
         }
@@ -890,21 +957,7 @@ impl Session {
             // longer make this group serve anything.
             adjust_askers(&mut self.askers, g, -1);
         }
-        free.memory_mb -= g.capability.memory_mb;
-        free.vcores -= g.capability.vcores;
-        let priority = g.priority;
-        if let Some(last) = out.last_mut() {
-            if last.app == s.app && last.priority == priority && last.locality == s.locality {
-                last.count += 1;
-                return;
-            }
-        }
-        out.push(Grant {
-            app: s.app,
-            priority,
-            count: 1,
-            locality: s.locality,
-        });
+        (g.priority, g.capability)
     }
 }
 

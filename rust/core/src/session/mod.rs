@@ -744,6 +744,8 @@ pub struct Session {
     asking: Vec<Vec<(AppId, i32)>>,
     /// Position of each application in FIFO order (live ones).
     rank: Vec<u32>,
+    /// A hash of the order `rank` holds ([`Session::order_signature`]).
+    order_sig: u64,
     /// The nodes with the longest queues at the last plan: where stealing
     /// looks for a victim (queues only shrink between plans).
     steal_candidates: Vec<NodeId>,
@@ -783,6 +785,7 @@ mod heartbeat;
 mod incremental;
 #[cfg(test)]
 mod incremental_tests;
+mod placement;
 mod planning;
 mod spc_order;
 #[cfg(test)]
@@ -790,6 +793,7 @@ mod spc_tests;
 
 pub use background::{BackgroundPlanner, PlanStats};
 pub use incremental::IncrementalStats;
+pub use placement::{NodeOffer, MAX_OFFERS, OFFER_SCAN};
 pub use planning::{PlanGarbage, PlanRequest, PlanResult, Planning};
 #[cfg(test)]
 mod tests;
@@ -829,6 +833,7 @@ impl Session {
             askers: Vec::new(),
             asking: Vec::new(),
             rank: Vec::new(),
+            order_sig: 0,
             steal_candidates: Vec::new(),
             limits: Limits::default(),
             planning: Planning::default(),
