@@ -34,7 +34,7 @@ use jni::sys::{
 };
 use spindle_core::policy::delay::LocalityDelay;
 use spindle_core::session::JobOrder;
-use spindle_core::session::{BackgroundPlanner, Limits};
+use spindle_core::session::{BackgroundPlanner, Limits, NodeOffer};
 use spindle_core::{CostModel, Grant, Locality, PolicyKind, Resources, Session, SessionConfig};
 use spindle_hadoop::split_reader::{ReaderOptions, SplitJob, SplitReader};
 
@@ -50,6 +50,8 @@ struct Core {
     grants: Vec<Grant>,
     /// Grants of the last heartbeat that did not fit the caller's buffer.
     overflow: Vec<Grant>,
+    /// The last node decision (reused).
+    offers: Vec<NodeOffer>,
 }
 
 /// What a handle points to: the Session, and the split reader that feeds it
@@ -264,6 +266,7 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeCreate(
             session,
             grants: Vec::with_capacity(64),
             overflow: Vec::new(),
+            offers: Vec::with_capacity(spindle_core::session::MAX_OFFERS),
         }));
         let planner = if background_planning {
             let p = BackgroundPlanner::spawn(core.clone(), |c| &mut c.session, PLANNER_POLL, None)
@@ -519,22 +522,38 @@ fn locality_code(l: Locality) -> jint {
 
 /// Writes `grants` into `out` (4 ints each); returns how many were written.
 unsafe fn write_grants(env: Env, out: jintArray, grants: &[Grant]) -> Result<usize, Fault> {
+    write_quads(env, out, "grant buffer", grants.len(), |i| {
+        let g = &grants[i];
+        [
+            g.app as jint,
+            g.priority,
+            g.count as jint,
+            locality_code(g.locality),
+        ]
+    })
+}
+
+/// Writes `n` records of 4 ints (`record(i)`) into `out`, as many as fit;
+/// returns how many were written. Through a stack buffer: no allocation.
+unsafe fn write_quads(
+    env: Env,
+    out: jintArray,
+    what: &str,
+    n: usize,
+    record: impl Fn(usize) -> [jint; 4],
+) -> Result<usize, Fault> {
     if out.is_null() {
-        return Err(Fault::BadInput("grant buffer is null".into()));
+        return Err(Fault::BadInput(format!("{what} is null")));
     }
     let api = &(**env).v1_2;
     let fit = ((api.GetArrayLength)(env, out) / 4).max(0) as usize;
-    let n = grants.len().min(fit);
+    let n = n.min(fit);
     let mut buf = [0 as jint; 64];
     let mut written = 0;
-    // Copy through a stack buffer in chunks of 16 grants: no allocation.
     while written < n {
         let chunk = (n - written).min(16);
-        for (k, g) in grants[written..written + chunk].iter().enumerate() {
-            buf[4 * k] = g.app as jint;
-            buf[4 * k + 1] = g.priority;
-            buf[4 * k + 2] = g.count as jint;
-            buf[4 * k + 3] = locality_code(g.locality);
+        for k in 0..chunk {
+            buf[4 * k..4 * k + 4].copy_from_slice(&record(written + k));
         }
         (api.SetIntArrayRegion)(
             env,
@@ -568,12 +587,157 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeHeartbeat(
                 session,
                 grants,
                 overflow,
+                ..
             } = c;
             session.node_heartbeat(node, resources(free_memory_mb, free_vcores), now_ms, grants)?;
             let written = write_grants(env, out, grants)?;
             overflow.clear();
             overflow.extend_from_slice(&grants[written..]);
             Ok(grants.len() as jint)
+        })
+    })
+}
+
+/// A node's decision for a host that places containers itself (the
+/// CapacityScheduler mode): writes its offers into `out` (4 ints each:
+/// app, priority, count, locality) and returns how many there are (at most
+/// `spindle_core::session::MAX_OFFERS`; those beyond `out.length / 4` are
+/// not written). `running` is the host's count of containers on the node.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeNodeOffers(
+    env: Env,
+    _: jclass,
+    handle: jlong,
+    node: jint,
+    free_memory_mb: jlong,
+    free_vcores: jint,
+    running: jint,
+    now_ms: jlong,
+    out: jintArray,
+) -> jint {
+    guard(env, || {
+        let node = id(node, "node id")?;
+        let running = id(running, "running container count")?;
+        locked(handle, |c| {
+            let Core {
+                session, offers, ..
+            } = c;
+            session.node_offers(
+                node,
+                resources(free_memory_mb, free_vcores),
+                running,
+                now_ms,
+                offers,
+            )?;
+            write_quads(env, out, "offer buffer", offers.len(), |i| {
+                let o = &offers[i];
+                [
+                    o.app as jint,
+                    o.priority,
+                    o.count.min(jint::MAX as u32) as jint,
+                    locality_code(o.locality),
+                ]
+            })?;
+            Ok(offers.len() as jint)
+        })
+    })
+}
+
+/// A container the host placed on `node` for `app` at `priority` and
+/// `locality` (0 node, 1 rack, 2 off-switch): the Session books it. False
+/// when it holds no asks of the app at that priority.
+#[no_mangle]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeBookPlaced(
+    env: Env,
+    _: jclass,
+    handle: jlong,
+    node: jint,
+    app: jint,
+    priority: jint,
+    locality: jint,
+    now_ms: jlong,
+) -> jboolean {
+    guard(env, || {
+        let node = id(node, "node id")?;
+        let app = id(app, "application id")?;
+        let locality = match locality {
+            0 => Locality::Node,
+            1 => Locality::Rack,
+            2 => Locality::OffSwitch,
+            l => {
+                return Err(Fault::BadInput(format!(
+                    "locality must be 0 (node), 1 (rack) or 2 (off-switch), got {l}"
+                )))
+            }
+        };
+        locked(handle, |c| {
+            Ok(c.session
+                .book_placed(node, app, priority, locality, now_ms)?
+                .into())
+        })
+    })
+}
+
+/// A container the host placed for `app` ended.
+#[no_mangle]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativePlacedReleased(
+    env: Env,
+    _: jclass,
+    handle: jlong,
+    app: jint,
+    now_ms: jlong,
+) {
+    guard(env, || {
+        let app = id(app, "application id")?;
+        locked(handle, |c| Ok(c.session.placed_released(app, now_ms)?))
+    })
+}
+
+/// Changes whenever the job order does.
+#[no_mangle]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeOrderSignature(
+    env: Env,
+    _: jclass,
+    handle: jlong,
+) -> jlong {
+    guard(env, || {
+        locked(handle, |c| Ok(c.session.order_signature() as jlong))
+    })
+}
+
+/// The job order: writes the rank of each application id into `out`
+/// (`-1` for finished ones), as many as fit; returns how many apps there are.
+#[no_mangle]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeAppRanks(
+    env: Env,
+    _: jclass,
+    handle: jlong,
+    out: jintArray,
+) -> jint {
+    guard(env, || {
+        if out.is_null() {
+            return Err(Fault::BadInput("rank buffer is null".into()));
+        }
+        locked(handle, |c| {
+            let ranks = c.session.app_ranks();
+            let api = &(**env).v1_2;
+            let fit = ((api.GetArrayLength)(env, out).max(0) as usize).min(ranks.len());
+            let mut buf = [0 as jint; 256];
+            let mut written = 0;
+            while written < fit {
+                let chunk = (fit - written).min(buf.len());
+                for (k, &r) in ranks[written..written + chunk].iter().enumerate() {
+                    buf[k] = if r == u32::MAX {
+                        -1
+                    } else {
+                        r.min(jint::MAX as u32) as jint
+                    };
+                }
+                (api.SetIntArrayRegion)(env, out, written as jint, chunk as jint, buf.as_ptr());
+                written += chunk;
+            }
+            Ok(ranks.len().min(jint::MAX as usize) as jint)
         })
     })
 }
