@@ -43,6 +43,44 @@ public interface Core extends AutoCloseable {
 
   int heartbeat(int node, long freeMemoryMb, int freeVcores, long nowMs, int[] out);
 
+  /**
+   * A node's decision for a host that places containers itself (the
+   * CapacityScheduler mode), booking nothing: writes its offers into
+   * {@code out} ({@link SpindleCore#GRANT_INTS} ints each: app, priority,
+   * count, locality) and returns how many there are (those beyond
+   * {@code out.length / 4} are not written). {@code running} is the host's
+   * count of containers on the node.
+   */
+  default int nodeOffers(int node, long freeMemoryMb, int freeVcores, int running, long nowMs,
+      int[] out) {
+    throw new UnsupportedOperationException("this core makes no node decisions");
+  }
+
+  /**
+   * A container the host placed on {@code node} for {@code app} at
+   * {@code priority} and {@code locality}: booked as a heartbeat's grant.
+   * False when the core holds no asks of the app at that priority.
+   */
+  default boolean bookPlaced(int node, int app, int priority, int locality, long nowMs) {
+    throw new UnsupportedOperationException("this core books no placed containers");
+  }
+
+  /** A container the host placed for {@code app} ended. */
+  default void placedReleased(int app, long nowMs) {}
+
+  /** Changes whenever the job order ({@link #appRanks}) does. */
+  default long orderSignature() {
+    return 0;
+  }
+
+  /**
+   * The job order: the rank of each app id into {@code out} (-1 for
+   * finished ones), as many as fit; returns how many apps there are.
+   */
+  default int appRanks(int[] out) {
+    return 0;
+  }
+
   int drain(int[] out);
 
   /**

@@ -230,6 +230,57 @@ public final class SpindleCore implements Core {
     }
   }
 
+  @Override
+  public int nodeOffers(int node, long freeMemoryMb, int freeVcores, int running, long nowMs,
+      int[] out) {
+    lock.readLock().lock();
+    try {
+      return nativeNodeOffers(open(), node, freeMemoryMb, freeVcores, running, nowMs, out);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  @Override
+  public boolean bookPlaced(int node, int app, int priority, int locality, long nowMs) {
+    lock.readLock().lock();
+    try {
+      return nativeBookPlaced(open(), node, app, priority, locality, nowMs);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  @Override
+  public void placedReleased(int app, long nowMs) {
+    lock.readLock().lock();
+    try {
+      nativePlacedReleased(open(), app, nowMs);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  @Override
+  public long orderSignature() {
+    lock.readLock().lock();
+    try {
+      return nativeOrderSignature(open());
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  @Override
+  public int appRanks(int[] out) {
+    lock.readLock().lock();
+    try {
+      return nativeAppRanks(open(), out);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
   /** The grants of the last heartbeat that did not fit its buffer; returns how many were written. */
   @Override
   public int drain(int[] out) {
@@ -346,6 +397,18 @@ public final class SpindleCore implements Core {
       long nowMs, int[] out);
 
   private static native int nativeDrain(long handle, int[] out);
+
+  private static native int nativeNodeOffers(long handle, int node, long freeMemoryMb,
+      int freeVcores, int running, long nowMs, int[] out);
+
+  private static native boolean nativeBookPlaced(long handle, int node, int app, int priority,
+      int locality, long nowMs);
+
+  private static native void nativePlacedReleased(long handle, int app, long nowMs);
+
+  private static native long nativeOrderSignature(long handle);
+
+  private static native int nativeAppRanks(long handle, int[] out);
 
   private static native void nativePanicForTest(long handle);
 

@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  * A tag that is not such a number, or several weight tags that disagree, are
  * reported (the caller logs the warning) and the priority weight is used.
  */
-final class AppWeights {
+public final class AppWeights {
   /** The tag key; YARN lower-cases tags, so it is matched ignoring case. */
   static final String TAG = "spindle.job.weight";
   /** Weights beyond these are typos or abuse (one job a million times another), not intent. */
@@ -34,10 +34,10 @@ final class AppWeights {
       Pattern.compile("[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]{1,3})?");
 
   /** A weight, whether it came from the tag, and a warning to log (null if none). */
-  static final class Weight {
-    final double value;
-    final boolean fromTag;
-    final String warning;
+  public static final class Weight {
+    public final double value;
+    public final boolean fromTag;
+    public final String warning;
 
     Weight(double value, boolean fromTag, String warning) {
       this.value = value;
@@ -49,7 +49,7 @@ final class AppWeights {
   private AppWeights() {}
 
   /** The weight of YARN priority {@code priority}: 1 + max(0, priority). */
-  static double ofPriority(int priority) {
+  public static double ofPriority(int priority) {
     return 1.0 + Math.max(0, priority);
   }
 
@@ -57,7 +57,7 @@ final class AppWeights {
    * The weight of application {@code app} (named in warnings) with YARN
    * priority {@code priority} and application tags {@code tags} (may be null).
    */
-  static Weight of(String app, int priority, Collection<String> tags) {
+  public static Weight of(String app, int priority, Collection<String> tags) {
     double fallback = ofPriority(priority);
     List<String> found = new ArrayList<>();
     for (String tag : tags == null ? Collections.<String>emptyList() : tags) {

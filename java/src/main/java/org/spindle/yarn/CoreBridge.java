@@ -77,8 +77,18 @@ public final class CoreBridge implements AutoCloseable {
   private final AtomicLong fallbackHeartbeats = new AtomicLong();
   private final AtomicLong coreErrors = new AtomicLong();
 
+  /** What serves whatever a failed call concerned, for the log. */
+  private final String fallback;
+
+  /** A bridge whose failed calls fall back to FIFO (the whole-scheduler mode). */
   public CoreBridge(Core core) {
+    this(core, "FIFO serves it");
+  }
+
+  /** A bridge whose failed calls are served by {@code fallback} (said in the log). */
+  public CoreBridge(Core core, String fallback) {
     this.core = core;
+    this.fallback = fallback;
   }
 
   /** Heartbeats (wholly or partly) allocated by the FIFO fallback. */
@@ -97,7 +107,7 @@ public final class CoreBridge implements AutoCloseable {
    * and an Error thrown out of the RM's dispatcher stops the RM.
    */
   private void failed(String what, Throwable e) {
-    failed(what, e, "FIFO serves it");
+    failed(what, e, fallback);
   }
 
   /** {@link #failed(String, Throwable)}, saying what follows from it. */
@@ -448,6 +458,103 @@ public final class CoreBridge implements AutoCloseable {
       fallbackHeartbeats.incrementAndGet();
     }
     return kept;
+  }
+
+  /** The core's id of app {@code key}; -1 when the core does not hold it. */
+  public synchronized int appId(Object key) {
+    Integer id = apps.get(key);
+    return id == null ? -1 : id;
+  }
+
+  /** The caller's key of core app id {@code id}; null if none. */
+  public synchronized Object appKey(int id) {
+    return id >= 0 && id < appKeys.size() ? appKeys.get(id) : null;
+  }
+
+  /**
+   * A node's decision for a host that places containers itself (see
+   * {@link Core#nodeOffers}), into {@code out}; returns how many offers the
+   * core made, or -1 when it could not decide (unknown node, the core
+   * threw: logged and counted).
+   */
+  public synchronized int offers(String node, long freeMemoryMb, int freeVcores, int running,
+      long nowMs, int[] out) {
+    Integer id = nodes.get(node);
+    if (id == null) {
+      return -1;
+    }
+    try {
+      return core.nodeOffers(id, freeMemoryMb, freeVcores, running, nowMs, out);
+    } catch (RuntimeException | LinkageError e) {
+      failed("the decision of node " + node, e, "its placement is the CapacityScheduler's");
+      return -1;
+    }
+  }
+
+  /**
+   * A container the host placed for {@code key} on {@code node}: the core
+   * books it. False when it was not booked (app or node not the core's,
+   * no asks at that priority, or the core threw: logged and counted).
+   */
+  public synchronized boolean placed(Object key, String node, int priority, int locality,
+      long nowMs) {
+    Integer id = apps.get(key);
+    Integer n = nodes.get(node);
+    if (id == null || n == null) {
+      return false;
+    }
+    try {
+      return core.bookPlaced(n, id, priority, locality, nowMs);
+    } catch (RuntimeException | LinkageError e) {
+      failed("booking a container of " + key + " on " + node, e,
+          "the core's view of it is corrected by the app's next asks");
+      return false;
+    }
+  }
+
+  /** A container the host placed for {@code key} ended. */
+  public synchronized void released(Object key, long nowMs) {
+    Integer id = apps.get(key);
+    if (id == null) {
+      return;
+    }
+    try {
+      core.placedReleased(id, nowMs);
+    } catch (RuntimeException | LinkageError e) {
+      failed("a released container of " + key, e, "its job-order usage stays higher");
+    }
+  }
+
+  /** Changes whenever the core's job order does; the last value when the core throws. */
+  public synchronized long orderSignature() {
+    try {
+      lastSignature = core.orderSignature();
+    } catch (RuntimeException | LinkageError e) {
+      failed("the job order's signature", e, "the last job order stands");
+    }
+    return lastSignature;
+  }
+
+  private long lastSignature;
+
+  private int[] rankBuf = new int[64];
+
+  /**
+   * The core's job order: a new array of the rank of each core app id (-1
+   * finished); null when the core threw (logged and counted).
+   */
+  public synchronized int[] ranks() {
+    try {
+      int n = core.appRanks(rankBuf);
+      if (n > rankBuf.length) {
+        rankBuf = new int[Math.max(n, rankBuf.length * 2)];
+        n = core.appRanks(rankBuf);
+      }
+      return java.util.Arrays.copyOf(rankBuf, Math.min(n, rankBuf.length));
+    } catch (RuntimeException | LinkageError e) {
+      failed("the job order", e, "the last job order stands");
+      return null;
+    }
   }
 
   @Override

@@ -19,7 +19,6 @@ import org.apache.hadoop.thirdparty.com.google.common.util.concurrent.SettableFu
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.Container;
-import org.apache.hadoop.yarn.api.records.LocalResource;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.NodeId;
@@ -81,7 +80,6 @@ import org.apache.hadoop.yarn.util.resource.ResourceCalculator;
 import org.apache.hadoop.yarn.util.resource.Resources;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.spindle.core.Core;
 import org.spindle.core.SpindleCore;
 
 /**
@@ -229,10 +227,9 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     usePortForNodeName = conf.getBoolean(INCLUDE_PORT, false);
     metrics = QueueMetrics.forQueue(QUEUE_NAME, null, false, conf);
     activeUsersManager = new ActiveUsersManager(metrics);
-    Configuration withSite = new Configuration(conf);
-    withSite.addResource(SpindleSettings.SITE_FILE);
-    settings = SpindleSettings.read(withSite::get);
-    bridge = new CoreBridge(coreFactory.apply(settings));
+    settings = CoreSetup.settings(conf);
+    bridge = new CoreBridge(CoreSetup.factory.apply(settings));
+    reports = new CoreReports(bridge);
     registerBean();
     LOG.info("Spindle scheduler: policy " + settings.core.policy + ", fallback "
         + settings.fallback + ", Hadoop " + HadoopCompat.line() + " API");
@@ -245,28 +242,6 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     if (min <= 0 || min > max) {
       throw new IllegalArgumentException("invalid scheduler memory allocation: " + MIN_MB + "="
           + min + ", " + MAX_MB + "=" + max + "; both must be positive and min <= max");
-    }
-  }
-
-  /** Makes the core from the settings; tests swap it to wrap or break the core. */
-  static volatile java.util.function.Function<SpindleSettings, Core> coreFactory =
-      SpindleScheduler::openCore;
-
-  /** The JNI core, or a core that always throws (every heartbeat FIFO) if it cannot load. */
-  static Core openCore(SpindleSettings s) {
-    try {
-      if (!s.libraryPath.isEmpty()) {
-        SpindleCore.load(s.libraryPath);
-      }
-      return new SpindleCore(s.core);
-    } catch (IllegalArgumentException e) {
-      // A bad spindle.* value (unknown policy, bad delay): stop the RM with it.
-      throw new IllegalArgumentException("spindle core settings: " + e.getMessage(), e);
-    } catch (LinkageError | RuntimeException e) {
-      LOG.error("cannot start the spindle core (" + e + "); every heartbeat will be allocated"
-          + " FIFO. Check " + SpindleSettings.LIBRARY_PATH + " / java.library.path and "
-          + SpindleSettings.POLICY, e);
-      return new BrokenCore(e.toString());
     }
   }
 
@@ -342,12 +317,12 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
 
         @Override
         public long getExactInputApps() {
-          return exactInputs.get();
+          return reports.exactInputs();
         }
 
         @Override
         public long getSplitReadFailures() {
-          return splitFailures.get();
+          return reports.splitFailures();
         }
       }, name);
     } catch (Exception e) {
@@ -374,77 +349,18 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     return Resources.clone(usedResource);
   }
 
-  /** MapReduce's map priority (RMContainerAllocator.PRIORITY_MAP): the asks a split file describes. */
-  static final int MAP_PRIORITY = 20;
-  /** The local resource of a MapReduce AM that holds its splits' locations (YARNRunner). */
-  static final String SPLIT_META_INFO = "job.splitmetainfo";
-
-  /**
-   * A MapReduce app's split file, if spindle.webhdfs.address is set: the
-   * core reads it in the background and plans the app's maps on their exact
-   * replicas. Anything missing or failing leaves the app planned from its
-   * asks (the core reports it in one log line).
-   */
-  private void requestSplits(ApplicationAttemptId attemptId, String user) {
-    if (settings.webhdfsAddress.isEmpty() || rmContext == null) {
-      return;
-    }
-    RMApp app = rmContext.getRMApps().get(attemptId.getApplicationId());
-    if (app == null || app.getApplicationSubmissionContext() == null
-        || app.getApplicationSubmissionContext().getAMContainerSpec() == null) {
-      return;
-    }
-    Map<String, LocalResource> resources =
-        app.getApplicationSubmissionContext().getAMContainerSpec().getLocalResources();
-    if (resources == null) {
-      return;
-    }
-    for (Map.Entry<String, LocalResource> e : resources.entrySet()) {
-      if (e.getKey().endsWith(SPLIT_META_INFO) && e.getValue().getResource() != null) {
-        String path = e.getValue().getResource().getFile();
-        if (path != null && path.startsWith("/")) {
-          bridge.readSplits(attemptId, MAP_PRIORITY, settings.webhdfsAddress, path, user);
-        }
-        return;
-      }
-    }
-  }
-
-  private volatile boolean stopping;
-  private Thread reports;
-  private final java.util.concurrent.atomic.AtomicLong exactInputs =
-      new java.util.concurrent.atomic.AtomicLong();
-  private final java.util.concurrent.atomic.AtomicLong splitFailures =
-      new java.util.concurrent.atomic.AtomicLong();
+  private CoreReports reports;
 
   @Override
   public void serviceStart() throws Exception {
     super.serviceStart();
-    // The core's background work (split files) reports here, in the RM log.
-    reports = new Thread(() -> {
-      while (!stopping) {
-        String line = bridge.pollReport(500);
-        if (line == null) {
-          continue;
-        }
-        if (line.startsWith("WARN ")) {
-          splitFailures.incrementAndGet();
-          LOG.warn(line.substring(5));
-        } else {
-          exactInputs.incrementAndGet();
-          LOG.info(line.startsWith("INFO ") ? line.substring(5) : line);
-        }
-      }
-    }, "spindle-core-reports");
-    reports.setDaemon(true);
     reports.start();
   }
 
   @Override
   public void serviceStop() throws Exception {
-    stopping = true;
     if (reports != null) {
-      reports.join(5000);
+      reports.stop();
     }
     if (bridge != null) {
       bridge.close();
@@ -669,7 +585,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     AppWeights.Weight w = weights.get(attemptId.getApplicationId());
     bridge.appAdded(attemptId, w != null ? w.value : 1.0,
         submit != null ? submit : System.currentTimeMillis());
-    requestSplits(attemptId, user);
+    SplitFiles.request(rmContext, settings, bridge, attemptId, user);
     LOG.info("Added application attempt " + attemptId + " from user " + user);
     if (!recovering) {
       rmContext.getDispatcher().getEventHandler()
@@ -1129,67 +1045,5 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
       }
     }
     return attempts;
-  }
-
-  /** Stands in for a core that could not start: every call fails, so every heartbeat is FIFO. */
-  static class BrokenCore implements Core {
-    private final String why;
-
-    BrokenCore(String why) {
-      this.why = why;
-    }
-
-    private IllegalStateException fail() {
-      return new IllegalStateException("spindle core unavailable: " + why);
-    }
-
-    @Override
-    public int addNode(String host, String rack, long memoryMb, int vcores, double speed) {
-      throw fail();
-    }
-
-    @Override
-    public void removeNode(int node) {
-      throw fail();
-    }
-
-    @Override
-    public void updateNode(int node, long memoryMb, int vcores) {
-      throw fail();
-    }
-
-    @Override
-    public int addApp(String appId, double weight, long submitMs) {
-      throw fail();
-    }
-
-    @Override
-    public void finishApp(int app) {
-      throw fail();
-    }
-
-    @Override
-    public void updateAsk(int app, int priority, String resource, int count, long memoryMb,
-        int vcores, boolean relaxLocality) {
-      throw fail();
-    }
-
-    @Override
-    public void containerFinished(int node) {
-      throw fail();
-    }
-
-    @Override
-    public int heartbeat(int node, long freeMemoryMb, int freeVcores, long nowMs, int[] out) {
-      throw fail();
-    }
-
-    @Override
-    public int drain(int[] out) {
-      throw fail();
-    }
-
-    @Override
-    public void close() {}
   }
 }

@@ -128,6 +128,29 @@ public final class HostileCoreTest {
         t.call("setAppWeight app " + v, () -> c.setAppWeight(v, 2.0));
         t.call("appProgress app " + v, () -> c.appProgress(v, 0.5f, 0));
       }
+      // The CapacityScheduler mode's calls (node decisions, placed containers, the job order).
+      for (int v : INTS) {
+        t.call("nodeOffers node " + v, () -> c.nodeOffers(v, 1024, 1, 0, 0, new int[16]));
+        t.call("nodeOffers vcores " + v, () -> c.nodeOffers(t.node, 1024, v, 0, 0, new int[16]));
+        t.call("nodeOffers running " + v, () -> c.nodeOffers(t.node, 1024, 1, v, 0, new int[16]));
+        t.call("bookPlaced node " + v, () -> c.bookPlaced(v, t.app, 20, 0, 0));
+        t.call("bookPlaced app " + v, () -> c.bookPlaced(t.node, v, 20, 0, 0));
+        t.call("bookPlaced priority " + v, () -> c.bookPlaced(t.node, t.app, v, 0, 0));
+        t.call("bookPlaced locality " + v, () -> c.bookPlaced(t.node, t.app, 20, v, 0));
+        t.call("placedReleased app " + v, () -> c.placedReleased(v, 0));
+      }
+      for (long v : LONGS) {
+        t.call("nodeOffers memory " + v, () -> c.nodeOffers(t.node, v, 1, 0, 0, new int[16]));
+        t.call("nodeOffers now " + v, () -> c.nodeOffers(t.node, 0, 0, 0, v, new int[16]));
+        t.call("bookPlaced now " + v, () -> c.bookPlaced(t.node, t.app, 20, 2, v));
+        t.call("placedReleased now " + v, () -> c.placedReleased(t.app, v));
+      }
+      t.call("nodeOffers into null", () -> c.nodeOffers(t.node, 1024, 1, 0, 0, null));
+      t.call("nodeOffers into int[0]", () -> c.nodeOffers(t.node, 8192, 8, 0, 0, new int[0]));
+      t.call("appRanks into null", () -> c.appRanks(null));
+      t.call("appRanks into int[0]", () -> c.appRanks(new int[0]));
+      t.call("orderSignature", () -> c.orderSignature());
+      c.nodeOffers(t.node, 0, 0, 0, 0, new int[16]); // running back to 0
       t.call("weight and progress of a finished app", () -> {
         int a = c.addApp("finished-weight", 1.0, 0);
         c.finishApp(a);
@@ -198,6 +221,14 @@ public final class HostileCoreTest {
           () -> c.setAppWeight(t.app, Double.POSITIVE_INFINITY)).getMessage());
       got.add(expect(IllegalArgumentException.class,
           () -> c.appProgress(t.app, -0.5f, 0)).getMessage());
+      got.add(expect(IllegalArgumentException.class,
+          () -> c.bookPlaced(t.node, t.app, 20, 7, 0)).getMessage());
+      got.add(expect(IllegalArgumentException.class,
+          () -> c.nodeOffers(t.node, 1024, 1, -1, 0, new int[16])).getMessage());
+      got.add(expect(IllegalArgumentException.class,
+          () -> c.nodeOffers(t.node, 1024, 1, 0, 0, null)).getMessage());
+      got.add(expect(IllegalArgumentException.class,
+          () -> c.bookPlaced(99, t.app, 20, 0, 0)).getMessage());
       String[] want = {
         "node \"h1\": rack name is empty",
         "node \"h\\0st\": host name contains the control character U+0000",
@@ -208,6 +239,10 @@ public final class HostileCoreTest {
         "node \"probe\": a container finished, but no container granted on this node is running",
         "application \"application_1_0001\": weight must be a positive finite number, got inf",
         "application \"application_1_0001\": progress must be a finite number from 0 to 1, got -0.5",
+        "locality must be 0 (node), 1 (rack) or 2 (off-switch), got 7",
+        "running container count must not be negative, got -1",
+        "offer buffer is null",
+        "node id 99 is not registered",
       };
       for (int i = 0; i < want.length; i++) {
         check(want[i].equals(got.get(i)), "message " + i + ": got <" + got.get(i) + ">, want <" + want[i] + ">");

@@ -301,7 +301,7 @@ public final class AdapterTest {
   }
 
   static void broken() {
-    Core broken = new SpindleScheduler.BrokenCore("test");
+    Core broken = new CoreSetup.BrokenCore("test");
     try (CoreBridge b = new CoreBridge(broken)) {
       b.nodeAdded("h1", "/r1", 4096, 4);
       b.appAdded("attempt_A", 0);
@@ -340,7 +340,7 @@ public final class AdapterTest {
   }
 
   static void linkage() {
-    Core stale = new SpindleScheduler.BrokenCore("unused") {
+    Core stale = new CoreSetup.BrokenCore("unused") {
       @Override
       public int addNode(String host, String rack, long memoryMb, int vcores, double speed) {
         return 0;

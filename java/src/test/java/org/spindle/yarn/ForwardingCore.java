@@ -86,4 +86,30 @@ class ForwardingCore implements Core {
   public void close() {
     inner.close();
   }
+
+  @Override
+  public int nodeOffers(int node, long freeMemoryMb, int freeVcores, int running, long nowMs,
+      int[] out) {
+    return inner.nodeOffers(node, freeMemoryMb, freeVcores, running, nowMs, out);
+  }
+
+  @Override
+  public boolean bookPlaced(int node, int app, int priority, int locality, long nowMs) {
+    return inner.bookPlaced(node, app, priority, locality, nowMs);
+  }
+
+  @Override
+  public void placedReleased(int app, long nowMs) {
+    inner.placedReleased(app, nowMs);
+  }
+
+  @Override
+  public long orderSignature() {
+    return inner.orderSignature();
+  }
+
+  @Override
+  public int appRanks(int[] out) {
+    return inner.appRanks(out);
+  }
 }

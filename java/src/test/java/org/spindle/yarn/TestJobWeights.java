@@ -38,11 +38,11 @@ import org.spindle.yarn.MockCluster.Sched;
  * through a core that records these calls on their way to the real one.
  */
 public class TestJobWeights {
-  private final Function<SpindleSettings, Core> real = SpindleScheduler.coreFactory;
+  private final Function<SpindleSettings, Core> real = CoreSetup.factory;
 
   @After
   public void restoreCore() {
-    SpindleScheduler.coreFactory = real;
+    CoreSetup.factory = real;
   }
 
   /** Records, by the core's app name (the attempt id), weights and progress sent. */
@@ -81,7 +81,7 @@ public class TestJobWeights {
 
   private Recorder[] recordCore() {
     Recorder[] r = new Recorder[1];
-    SpindleScheduler.coreFactory = s -> r[0] = new Recorder(SpindleScheduler.openCore(s));
+    CoreSetup.factory = s -> r[0] = new Recorder(CoreSetup.open(s));
     return r;
   }
 

@@ -28,11 +28,11 @@ import org.spindle.yarn.MockCluster.Sched;
  * breaks calls.
  */
 public class TestSpindleScheduler {
-  private final Function<SpindleSettings, Core> real = SpindleScheduler.coreFactory;
+  private final Function<SpindleSettings, Core> real = CoreSetup.factory;
 
   @After
   public void restoreCore() {
-    SpindleScheduler.coreFactory = real;
+    CoreSetup.factory = real;
   }
 
   /** Records the asks the core is sent. */
@@ -58,7 +58,7 @@ public class TestSpindleScheduler {
   @Test
   public void blacklistChangesReachTheCore() throws Exception {
     AskLog[] log = new AskLog[1];
-    SpindleScheduler.coreFactory = s -> log[0] = new AskLog(SpindleScheduler.openCore(s));
+    CoreSetup.factory = s -> log[0] = new AskLog(CoreSetup.open(s));
     try (MockCluster c = new MockCluster(Sched.SPINDLE)) {
       MockAM am = c.launchApp("blacklist", "h4");
       am.allocate(asks(20, 2, "h1", "h3"), null);
@@ -230,7 +230,7 @@ public class TestSpindleScheduler {
   @Test
   public void aMissingCoreLeavesAFifoCluster() throws Exception {
     YarnConfiguration conf = MockCluster.conf(Sched.SPINDLE);
-    SpindleScheduler.coreFactory = s -> new SpindleScheduler.BrokenCore("test: no library");
+    CoreSetup.factory = s -> new CoreSetup.BrokenCore("test: no library");
     try (MockCluster c = new MockCluster(Sched.SPINDLE, conf, null)) {
       MockAM am = c.launchApp("fifo", "h4");
       am.allocate(asks(20, 3, "h2"), null);
@@ -251,7 +251,7 @@ public class TestSpindleScheduler {
   @Test
   public void aFailingHeartbeatFallsBackOnce() throws Exception {
     int[] calls = {0};
-    SpindleScheduler.coreFactory = s -> new ForwardingCore(SpindleScheduler.openCore(s)) {
+    CoreSetup.factory = s -> new ForwardingCore(CoreSetup.open(s)) {
       @Override
       public int heartbeat(int node, long free, int vcores, long now, int[] out) {
         if (++calls[0] == 3) {
