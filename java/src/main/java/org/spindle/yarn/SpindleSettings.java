@@ -26,11 +26,13 @@ public final class SpindleSettings {
   public static final String MAX_PLANNED_TASKS = "spindle.limits.max-planned-tasks";
   public static final String MAX_WAIT = "spindle.locality.max-wait-ms";
   public static final String JOB_ORDER = "spindle.job.order";
+  /** CapacityScheduler mode: heartbeats a node may idle under vetoes before they lift. */
+  public static final String VETO_HEARTBEATS = "spindle.cs.veto.max-heartbeats";
   /** Every key above, for documentation checks. */
   public static final String[] KEYS = {POLICY, COST_LOCAL, COST_REMOTE, COST_REMOTE_GROWTH,
       NODE_DELAY, RACK_ADDITIONAL_DELAY, FALLBACK, WEBHDFS_ADDRESS, LIBRARY_PATH, SEED,
       PLANNING_BACKGROUND, PLANNING_INCREMENTAL, MAX_HOST_ASK, MAX_PLANNED_TASKS, MAX_WAIT,
-      JOB_ORDER};
+      JOB_ORDER, VETO_HEARTBEATS};
   /** The optional extra resource the scheduler adds to the RM's configuration. */
   public static final String SITE_FILE = "spindle-site.xml";
 
@@ -48,6 +50,12 @@ public final class SpindleSettings {
   public String webhdfsAddress = "";
   /** Absolute path of libspindle_jni.so; empty means java.library.path. */
   public String libraryPath = "";
+  /**
+   * CapacityScheduler mode: a node that idled this many heartbeats in a row
+   * under Spindle's vetoes (or spindle.locality.max-wait-ms since the first)
+   * takes any app until it gets a container.
+   */
+  public int vetoHeartbeats = 3;
 
   private SpindleSettings() {
     core.policy = "asm1";
@@ -85,6 +93,7 @@ public final class SpindleSettings {
           + "\": expected an http:// or https:// NameNode address, e.g. http://nn:9870");
     }
     s.libraryPath = string(get, LIBRARY_PATH, "");
+    s.vetoHeartbeats = integer(get, VETO_HEARTBEATS, s.vetoHeartbeats, 1);
     return s;
   }
 

@@ -44,8 +44,8 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler
  * compared. Node names are host names (h1, ...), so host asks are matched
  * exactly as on a real cluster; racks come from a TableMapping file.
  */
-final class MockCluster implements AutoCloseable {
-  enum Sched {
+public final class MockCluster implements AutoCloseable {
+  public enum Sched {
     SPINDLE(SpindleScheduler.class.getName()),
     CAPACITY("org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler"),
     FAIR("org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler");
@@ -57,10 +57,10 @@ final class MockCluster implements AutoCloseable {
     }
   }
 
-  static final String[] HOSTS = {"h1", "h2", "h3", "h4"};
-  static final Map<String, String> RACK = new LinkedHashMap<>();
-  static final int NODE_MB = 8192;
-  static final int GB = 1024;
+  public static final String[] HOSTS = {"h1", "h2", "h3", "h4"};
+  public static final Map<String, String> RACK = new LinkedHashMap<>();
+  public static final int NODE_MB = 8192;
+  public static final int GB = 1024;
 
   static {
     // MockNM hosts (h1, ...) do not resolve: container tokens name them by host.
@@ -77,7 +77,7 @@ final class MockCluster implements AutoCloseable {
    * One rack table for the whole JVM: Hadoop's RackResolver is initialised
    * once per process, so every MockRM here must see the same topology.
    */
-  static synchronized File rackTable() throws IOException {
+  public static synchronized File rackTable() throws IOException {
     if (table == null) {
       table = File.createTempFile("spindle-racks", ".table");
       table.deleteOnExit();
@@ -91,7 +91,7 @@ final class MockCluster implements AutoCloseable {
     return table;
   }
 
-  static YarnConfiguration conf(Sched s) throws IOException {
+  public static YarnConfiguration conf(Sched s) throws IOException {
     YarnConfiguration conf = new YarnConfiguration();
     conf.set(YarnConfiguration.RM_SCHEDULER, s.className);
     // The scenarios were written against asm1-comm (it spills at once, so
@@ -149,7 +149,7 @@ final class MockCluster implements AutoCloseable {
    * {@code hosts}, as the MapReduce AM sends them: each host, each distinct
    * rack and ANY at {@code count} (facts file section 3).
    */
-  static List<ResourceRequest> asks(int priority, int count, String... hosts) {
+  public static List<ResourceRequest> asks(int priority, int count, String... hosts) {
     List<ResourceRequest> out = new ArrayList<>();
     Set<String> racks = new LinkedHashSet<>();
     for (String h : hosts) {
@@ -163,7 +163,7 @@ final class MockCluster implements AutoCloseable {
     return out;
   }
 
-  static ResourceRequest ask(int priority, String resource, int count) {
+  public static ResourceRequest ask(int priority, String resource, int count) {
     return ResourceRequest.newInstance(Priority.newInstance(priority), resource,
         Resource.newInstance(GB, 1), count);
   }

@@ -1,0 +1,224 @@
+package org.spindle.yarn.cs;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicationAttempt;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.FifoComparator;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.IteratorSelector;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.OrderingPolicy;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.PriorityComparator;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.SchedulableEntity;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Which app of a leaf queue goes first: the core's job order
+ * ({@code spindle.job.order}: weighted remaining work with the overtaking
+ * bound by default, or S-PC), then the app's YARN priority, then submission
+ * order (Hadoop's own comparators). Set per leaf queue:
+ * {@code yarn.scheduler.capacity.<queue-path>.ordering-policy =
+ * org.spindle.yarn.cs.SpindleOrderingPolicy}. The preemption iterator is the
+ * reverse. Apps the core does not rank (yet) follow the ranked ones.
+ *
+ * <p>Parameters ({@code ...ordering-policy.<key>}): {@code job-order} =
+ * {@code spindle} (the default: the core's order) or {@code fifo} (priority,
+ * then submission: Spindle places this queue's containers but does not
+ * reorder its apps).
+ *
+ * <p>The order is kept sorted in an immutable snapshot, rebuilt only when
+ * the core's order or the queue's apps changed; readers never lock. Nothing
+ * is kept in the instance that a refreshQueues (which builds a new one) would
+ * lose: the order lives in the core.
+ */
+public class SpindleOrderingPolicy<S extends SchedulableEntity> implements OrderingPolicy<S> {
+  private static final Logger LOG = LoggerFactory.getLogger(SpindleOrderingPolicy.class);
+  public static final String JOB_ORDER = "job-order";
+  private static final Comparator<SchedulableEntity> PRIORITY = new PriorityComparator();
+  private static final Comparator<SchedulableEntity> FIFO = new FifoComparator();
+  private static volatile boolean warnedNoRuntime;
+
+  private final Set<S> entities = ConcurrentHashMap.newKeySet();
+  private final AtomicLong members = new AtomicLong();
+  private volatile Snapshot snapshot;
+  private volatile boolean coreOrder = true;
+
+  private static final class Snapshot {
+    final Object[] order;
+    final long ranks;
+    final long members;
+
+    Snapshot(Object[] order, long ranks, long members) {
+      this.order = order;
+      this.ranks = ranks;
+      this.members = members;
+    }
+  }
+
+  @Override
+  public void configure(Map<String, String> conf) {
+    for (Map.Entry<String, String> e : conf.entrySet()) {
+      String v = e.getValue() == null ? "" : e.getValue().trim();
+      if (!JOB_ORDER.equals(e.getKey())) {
+        throw new IllegalArgumentException("SpindleOrderingPolicy: unknown parameter ordering-policy."
+            + e.getKey() + "; the only one is ordering-policy." + JOB_ORDER);
+      }
+      if (v.equals("spindle")) {
+        coreOrder = true;
+      } else if (v.equals("fifo")) {
+        coreOrder = false;
+      } else {
+        throw new IllegalArgumentException("SpindleOrderingPolicy: ordering-policy." + JOB_ORDER
+            + " = \"" + v + "\": expected spindle (the core's spindle.job.order) or fifo");
+      }
+    }
+  }
+
+  /** The apps in order; rebuilt when the core's order or the apps changed. */
+  private Object[] order() {
+    CsRuntime rt = coreOrder ? CsRuntime.current() : null;
+    if (coreOrder && rt == null && !warnedNoRuntime) {
+      warnedNoRuntime = true;
+      LOG.warn("SpindleOrderingPolicy is configured but Spindle does not run in this RM"
+          + " (yarn.resourcemanager.scheduler.class is not"
+          + " org.spindle.yarn.cs.SpindleCapacityScheduler, and no app placed with"
+          + " SpindlePlacementAllocator yet): apps are ordered by priority and submission");
+    }
+    long ranks = rt == null ? -1 : rt.rankVersion();
+    long m = members.get();
+    Snapshot s = snapshot;
+    if (s != null && s.ranks == ranks && s.members == m) {
+      return s.order;
+    }
+    List<S> list = new ArrayList<>(entities);
+    Comparator<SchedulableEntity> byRank = (a, b) -> Integer.compare(rank(rt, a), rank(rt, b));
+    list.sort(byRank.thenComparing(PRIORITY).thenComparing(FIFO));
+    Object[] order = list.toArray();
+    snapshot = new Snapshot(order, ranks, m);
+    return order;
+  }
+
+  private static int rank(CsRuntime rt, SchedulableEntity e) {
+    if (rt == null || !(e instanceof SchedulerApplicationAttempt)) {
+      return Integer.MAX_VALUE;
+    }
+    return rt.rank(((SchedulerApplicationAttempt) e).getApplicationAttemptId());
+  }
+
+  @Override
+  public Collection<S> getSchedulableEntities() {
+    return Collections.unmodifiableSet(entities);
+  }
+
+  @Override
+  public Iterator<S> getAssignmentIterator(IteratorSelector sel) {
+    return new ArrayIterator<>(order(), false);
+  }
+
+  @Override
+  public Iterator<S> getPreemptionIterator() {
+    return new ArrayIterator<>(order(), true);
+  }
+
+  @Override
+  public void addSchedulableEntity(S s) {
+    if (entities.add(s)) {
+      members.incrementAndGet();
+    }
+  }
+
+  @Override
+  public boolean removeSchedulableEntity(S s) {
+    boolean removed = entities.remove(s);
+    if (removed) {
+      members.incrementAndGet();
+    }
+    return removed;
+  }
+
+  @Override
+  public void addAllSchedulableEntities(Collection<S> sc) {
+    if (entities.addAll(sc)) {
+      members.incrementAndGet();
+    }
+  }
+
+  @Override
+  public int getNumSchedulableEntities() {
+    return entities.size();
+  }
+
+  @Override
+  public void containerAllocated(S entity, RMContainer r) {}
+
+  /** The core's job order counts the app's running containers (S-PC's estimate). */
+  @Override
+  public void containerReleased(S entity, RMContainer r) {
+    CsRuntime rt = CsRuntime.current();
+    if (rt != null && entity instanceof SchedulerApplicationAttempt) {
+      rt.released(((SchedulerApplicationAttempt) entity).getApplicationAttemptId());
+    }
+  }
+
+  /** Asks reach the core through the app's allocators; its order follows at the next plan. */
+  @Override
+  public void demandUpdated(S entity) {}
+
+  @Override
+  public String getInfo() {
+    CsRuntime rt = CsRuntime.current();
+    String order = !coreOrder ? "fifo"
+        : rt == null ? "spindle (no Spindle runtime: priority, then submission)"
+            : "spindle, " + rt.settings.core.jobOrder;
+    return "SpindleOrderingPolicy: " + order;
+  }
+
+  @Override
+  public String getConfigName() {
+    return SpindleOrderingPolicy.class.getName();
+  }
+
+  /** Over a snapshot array, forwards or backwards; read-only. */
+  private static final class ArrayIterator<S> implements Iterator<S> {
+    private final Object[] a;
+    private final boolean reverse;
+    private int i;
+
+    ArrayIterator(Object[] a, boolean reverse) {
+      this.a = a;
+      this.reverse = reverse;
+      this.i = 0;
+    }
+
+    @Override
+    public boolean hasNext() {
+      return i < a.length;
+    }
+
+    @SuppressWarnings("unchecked")
+    @Override
+    public S next() {
+      if (i >= a.length) {
+        throw new NoSuchElementException();
+      }
+      int k = reverse ? a.length - 1 - i : i;
+      i++;
+      return (S) a[k];
+    }
+  }
+
+  @Override
+  public String toString() {
+    return getInfo() + " " + Arrays.toString(order());
+  }
+}
