@@ -280,6 +280,23 @@ public final class MockCluster implements AutoCloseable {
     return Arrays.asList(s);
   }
 
+  /** HTTP GET as JSON: {status, body}. */
+  public static String[] httpGet(String url) throws IOException {
+    java.net.HttpURLConnection h = (java.net.HttpURLConnection) new java.net.URL(url).openConnection();
+    h.setRequestProperty("Accept", "application/json");
+    h.setConnectTimeout(10000);
+    h.setReadTimeout(10000);
+    int code = h.getResponseCode();
+    java.io.InputStream in = code < 400 ? h.getInputStream() : h.getErrorStream();
+    String body = "";
+    if (in != null) {
+      try (java.util.Scanner sc = new java.util.Scanner(in, "UTF-8").useDelimiter("\\A")) {
+        body = sc.hasNext() ? sc.next() : "";
+      }
+    }
+    return new String[] {String.valueOf(code), body};
+  }
+
   @Override
   public void close() {
     rm.stop();

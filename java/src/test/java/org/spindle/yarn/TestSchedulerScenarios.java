@@ -493,12 +493,13 @@ public class TestSchedulerScenarios {
       try (MockCluster c = new MockCluster(s, conf, null)) {
         c.launchApp("rest", "h4");
         String base = "http://localhost:" + port;
-        String[] got = get(base + "/ws/v1/cluster/scheduler");
+        String[] got = MockCluster.httpGet(base + "/ws/v1/cluster/scheduler");
         report("GET /ws/v1/cluster/scheduler", s, got[0] + " " + got[1].replaceAll("\\s+", " ")
             .substring(0, Math.min(90, got[1].replaceAll("\\s+", " ").length())));
         if (s == Sched.SPINDLE && line33) {
           assertEquals("3.3.x: documented limit " + got[1], "404", got[0]);
-          String[] jmx = get(base + "/jmx?qry=Hadoop:service=ResourceManager,name=SpindleScheduler");
+          String[] jmx = MockCluster.httpGet(
+              base + "/jmx?qry=Hadoop:service=ResourceManager,name=SpindleScheduler");
           assertEquals(jmx[1], "200", jmx[0]);
           assertTrue(jmx[1], jmx[1].contains("\"Policy\" : \"asm1-comm\"")
               && jmx[1].contains("\"Nodes\" : 4"));
@@ -513,23 +514,6 @@ public class TestSchedulerScenarios {
         }
       }
     }
-  }
-
-  /** HTTP GET as JSON: {status, body}. */
-  private static String[] get(String url) throws IOException {
-    java.net.HttpURLConnection h = (java.net.HttpURLConnection) new java.net.URL(url).openConnection();
-    h.setRequestProperty("Accept", "application/json");
-    h.setConnectTimeout(10000);
-    h.setReadTimeout(10000);
-    int code = h.getResponseCode();
-    java.io.InputStream in = code < 400 ? h.getInputStream() : h.getErrorStream();
-    String body = "";
-    if (in != null) {
-      try (java.util.Scanner sc = new java.util.Scanner(in, "UTF-8").useDelimiter("\\A")) {
-        body = sc.hasNext() ? sc.next() : "";
-      }
-    }
-    return new String[] {String.valueOf(code), body};
   }
 
   private static NMContainerStatus running(ApplicationAttemptId attempt, long id, int priority) {

@@ -623,6 +623,12 @@ public final class CsRuntime {
     return m;
   }
 
+  /** The counters of the runtime running in the RM of {@code rmContext}; null if none. */
+  public static Map<String, Object> counters(RMContext rmContext) {
+    CsRuntime rt = current();
+    return rt != null && rt.rmContext == rmContext ? rt.counters() : null;
+  }
+
   /** The JMX view of {@link #counters}. */
   public interface SpindlePlacementMXBean {
     Map<String, String> getCounters();

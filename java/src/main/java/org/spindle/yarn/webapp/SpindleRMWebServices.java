@@ -42,6 +42,28 @@ public class SpindleRMWebServices extends RMWebServices {
     return schedulerInfo(rm, this);
   }
 
+  /**
+   * Spindle's counters as JSON: the CapacityScheduler mode's (the
+   * SpindlePlacement bean's attributes) or the whole scheduler's; 404 when
+   * Spindle does not run in this RM.
+   */
+  @GET
+  @Path("/spindle")
+  @Produces({MediaType.APPLICATION_JSON + "; charset=utf-8"})
+  public javax.ws.rs.core.Response getSpindle() {
+    return spindle(rm);
+  }
+
+  static javax.ws.rs.core.Response spindle(ResourceManager rm) {
+    java.util.Map<String, Object> m = SpindleCounters.of(rm);
+    if (m == null) {
+      return javax.ws.rs.core.Response.status(404).type(MediaType.TEXT_PLAIN)
+          .entity("Spindle does not run in this ResourceManager").build();
+    }
+    return javax.ws.rs.core.Response.ok(SpindleCounters.json(m), MediaType.APPLICATION_JSON)
+        .build();
+  }
+
   /** Spindle's info when it is the scheduler, else the stock answer. */
   static SchedulerTypeInfo schedulerInfo(ResourceManager rm, RMWebServices stock) {
     if (rm.getResourceScheduler() instanceof SpindleScheduler) {

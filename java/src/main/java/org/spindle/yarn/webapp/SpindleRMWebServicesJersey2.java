@@ -38,6 +38,14 @@ public class SpindleRMWebServicesJersey2 extends RMWebServices {
     return SpindleRMWebServices.schedulerInfo(rm, this);
   }
 
+  /** See {@link SpindleRMWebServices#getSpindle}. */
+  @GET
+  @Path("/spindle")
+  @Produces({MediaType.APPLICATION_JSON + "; charset=utf-8"})
+  public javax.ws.rs.core.Response getSpindle() {
+    return SpindleRMWebServices.spindle(rm);
+  }
+
   SchedulerTypeInfo stockSchedulerInfo() {
     return super.getSchedulerInfo();
   }

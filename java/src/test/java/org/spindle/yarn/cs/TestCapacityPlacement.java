@@ -554,6 +554,54 @@ public class TestCapacityPlacement {
     assertEquals("{STOCK=big, SPINDLE=small}", freed.toString());
   }
 
+  /**
+   * The counters on the RM's /jmx page (every line) and at
+   * /ws/v1/cluster/spindle (3.4+, with Spindle's web services class), while
+   * /ws/v1/cluster/scheduler stays the CapacityScheduler's.
+   */
+  @Test
+  public void countersAreOnJmxAndRest() throws Exception {
+    String version = System.getProperty("hadoop.version", "3.4.2");
+    boolean line33 = version.startsWith("3.3.");
+    boolean jersey2 = !line33 && !version.startsWith("3.4.");
+    Map<String, String> extra = new HashMap<>();
+    int port;
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    extra.put("mockrm.webapp.enabled", "true");
+    extra.put(YarnConfiguration.RM_WEBAPP_ADDRESS, "localhost:" + port);
+    if (!line33) {
+      extra.put("yarn.webapp.custom.webservice.class", jersey2
+          ? org.spindle.yarn.webapp.SpindleRMWebServicesJersey2.class.getName()
+          : org.spindle.yarn.webapp.SpindleRMWebServices.class.getName());
+    }
+    try (CsCluster c = new CsCluster(Mode.SPINDLE, CsCluster.conf(Mode.SPINDLE, extra))) {
+      MockAM am = c.launch("a", "alice", "prod", "h1");
+      am.allocate(singleHostMaps(20, "h2", 2, "h3", 2), Collections.<ContainerId>emptyList());
+      List<Container> got = new ArrayList<>();
+      for (int r = 0; r < 6 && got.size() < 4; r++) {
+        got.addAll(flat(c.round(Collections.singletonList(am))));
+      }
+      assertEquals(4, got.size());
+      String base = "http://localhost:" + port;
+      String[] jmx = org.spindle.yarn.MockCluster.httpGet(base + "/jmx?qry=" + CsRuntime.BEAN);
+      assertEquals(jmx[1], "200", jmx[0]);
+      assertTrue(jmx[1], jmx[1].contains("\"GrantsNodeLocal\" : 4"));
+      assertTrue(jmx[1], jmx[1].contains("\"Mode\" : \"SpindleCapacityScheduler\""));
+      if (line33) {
+        return; // no custom web services key on 3.3.x: /jmx is the REST view
+      }
+      String[] rest = org.spindle.yarn.MockCluster.httpGet(base + "/ws/v1/cluster/spindle");
+      assertEquals(rest[1], "200", rest[0]);
+      assertTrue(rest[1], rest[1].contains("\"GrantsNodeLocal\":4"));
+      assertTrue(rest[1], rest[1].contains("\"LiftedVetoes\":0"));
+      String[] sched = org.spindle.yarn.MockCluster.httpGet(base + "/ws/v1/cluster/scheduler");
+      assertEquals(sched[1], "200", sched[0]);
+      assertTrue(sched[1], sched[1].contains("capacityScheduler"));
+    }
+  }
+
   /** Hadoop 3.4+: the stock CapacityScheduler with the cluster-wide allocator key. */
   @Test
   public void theStockSchedulerWithTheGlobalAllocatorKeyFollowsThePlan() throws Exception {
