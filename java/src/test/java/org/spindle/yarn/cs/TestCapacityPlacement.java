@@ -213,6 +213,39 @@ public class TestCapacityPlacement {
     return b.toString();
   }
 
+  /**
+   * An admin's own queues plus exactly the documented lines: the scheduler
+   * class and conf/capacity-scheduler.xml as shipped (root.default).
+   */
+  @Test
+  public void theDocumentedLinesSwitchSpindleOn() throws Exception {
+    YarnConfiguration conf = org.spindle.yarn.MockCluster.conf(
+        org.spindle.yarn.MockCluster.Sched.CAPACITY);
+    conf.set(SpindleSettings.PLANNING_BACKGROUND, "false");
+    conf.set(YarnConfiguration.RM_SCHEDULER, SpindleCapacityScheduler.class.getName());
+    File fragment = new File("../conf/capacity-scheduler.xml");
+    assertTrue(fragment.getAbsolutePath(), fragment.isFile());
+    conf.addResource(new org.apache.hadoop.fs.Path(fragment.getAbsolutePath()));
+    LogCapturer log = LogCapturer.captureLogs(LoggerFactory.getLogger(CsRuntime.class));
+    try (CsCluster c = new CsCluster(Mode.SPINDLE, new MockRM(conf))) {
+      LeafQueue q = (LeafQueue) c.cs().getQueue("default");
+      assertTrue(q.getOrderingPolicy().getInfo(),
+          q.getOrderingPolicy() instanceof SpindleOrderingPolicy);
+      MockAM am = c.launch("a", "alice", "default", "h1");
+      am.allocate(singleHostMaps(20, "h2", 2, "h4", 2), Collections.<ContainerId>emptyList());
+      c.runtime().checkAllocators();
+      assertEquals(1, ((Number) c.runtime().counters().get("LiveAllocators")).intValue());
+      List<Container> got = new ArrayList<>();
+      for (int r = 0; r < 6 && got.size() < 4; r++) {
+        got.addAll(flat(c.round(Collections.singletonList(am))));
+      }
+      assertEquals("{h2=2, h4=2}", hosts(got).toString());
+      assertFalse(log.getOutput(), log.getOutput().contains("WARN"));
+    } finally {
+      log.stopCapturing();
+    }
+  }
+
   @Test
   public void queueAclsAreTheCapacitySchedulers() throws Exception {
     for (Mode mode : Mode.values()) {
