@@ -525,17 +525,31 @@ public final class CoreBridge implements AutoCloseable {
     }
   }
 
-  /** Changes whenever the core's job order does; the last value when the core throws. */
-  public synchronized long orderSignature() {
+  /** The signature of the job order last handed out by {@link #newRanks}. */
+  private long rankSignature = Long.MIN_VALUE;
+
+  /**
+   * The core's job order if it changed since the last call (a new array:
+   * the rank of each core app id, -1 finished), else null; null too when
+   * the core threw (logged and counted).
+   */
+  public synchronized int[] newRanks() {
+    long sig;
     try {
-      lastSignature = core.orderSignature();
+      sig = core.orderSignature();
     } catch (RuntimeException | LinkageError e) {
       failed("the job order's signature", e, "the last job order stands");
+      return null;
     }
-    return lastSignature;
+    if (sig == rankSignature) {
+      return null;
+    }
+    int[] r = ranks();
+    if (r != null) {
+      rankSignature = sig;
+    }
+    return r;
   }
-
-  private long lastSignature;
 
   private int[] rankBuf = new int[64];
 
@@ -543,7 +557,7 @@ public final class CoreBridge implements AutoCloseable {
    * The core's job order: a new array of the rank of each core app id (-1
    * finished); null when the core threw (logged and counted).
    */
-  public synchronized int[] ranks() {
+  private synchronized int[] ranks() {
     try {
       int n = core.appRanks(rankBuf);
       if (n > rankBuf.length) {

@@ -1,7 +1,6 @@
 package org.spindle.yarn;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -11,7 +10,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
-import javax.management.ObjectName;
 import org.apache.hadoop.conf.Configurable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -271,63 +269,54 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
   }
 
   private void registerBean() {
-    try {
-      ObjectName name = new ObjectName(BEAN);
-      javax.management.MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-      if (server.isRegistered(name)) {
-        server.unregisterMBean(name);
+    final CoreBridge b = bridge;
+    final String policy = settings.core.policy;
+    Beans.register(BEAN, new SpindleSchedulerMXBean() {
+      @Override
+      public long getFallbackHeartbeats() {
+        return b.fallbackHeartbeats();
       }
-      final CoreBridge b = bridge;
-      final String policy = settings.core.policy;
-      server.registerMBean(new SpindleSchedulerMXBean() {
-        @Override
-        public long getFallbackHeartbeats() {
-          return b.fallbackHeartbeats();
-        }
 
-        @Override
-        public long getCoreErrors() {
-          return b.coreErrors();
-        }
+      @Override
+      public long getCoreErrors() {
+        return b.coreErrors();
+      }
 
-        @Override
-        public String getPolicy() {
-          return policy;
-        }
+      @Override
+      public String getPolicy() {
+        return policy;
+      }
 
-        @Override
-        public int getApplications() {
-          return applications.size();
-        }
+      @Override
+      public int getApplications() {
+        return applications.size();
+      }
 
-        @Override
-        public int getNodes() {
-          return getNumClusterNodes();
-        }
+      @Override
+      public int getNodes() {
+        return getNumClusterNodes();
+      }
 
-        @Override
-        public long getUsedMemoryMB() {
-          return usedResource().getMemorySize();
-        }
+      @Override
+      public long getUsedMemoryMB() {
+        return usedResource().getMemorySize();
+      }
 
-        @Override
-        public long getClusterMemoryMB() {
-          return getClusterResource().getMemorySize();
-        }
+      @Override
+      public long getClusterMemoryMB() {
+        return getClusterResource().getMemorySize();
+      }
 
-        @Override
-        public long getExactInputApps() {
-          return reports.exactInputs();
-        }
+      @Override
+      public long getExactInputApps() {
+        return reports.exactInputs();
+      }
 
-        @Override
-        public long getSplitReadFailures() {
-          return reports.splitFailures();
-        }
-      }, name);
-    } catch (Exception e) {
-      LOG.warn("cannot register the SpindleScheduler JMX bean: " + e);
-    }
+      @Override
+      public long getSplitReadFailures() {
+        return reports.splitFailures();
+      }
+    });
   }
 
   /** Heartbeats allocated (wholly or partly) by the FIFO fallback. */
@@ -365,14 +354,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     if (bridge != null) {
       bridge.close();
     }
-    try {
-      ObjectName name = new ObjectName(BEAN);
-      if (ManagementFactory.getPlatformMBeanServer().isRegistered(name)) {
-        ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
-      }
-    } catch (Exception e) {
-      LOG.warn("cannot unregister the SpindleScheduler JMX bean: " + e);
-    }
+    Beans.unregister(BEAN);
     super.serviceStop();
   }
 

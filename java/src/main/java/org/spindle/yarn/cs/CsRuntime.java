@@ -1,6 +1,5 @@
 package org.spindle.yarn.cs;
 
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -11,8 +10,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
-import javax.management.MBeanServer;
-import javax.management.ObjectName;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.service.Service;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
@@ -39,6 +36,7 @@ import org.slf4j.LoggerFactory;
 import org.spindle.core.Core;
 import org.spindle.core.SpindleCore;
 import org.spindle.yarn.AppWeights;
+import org.spindle.yarn.Beans;
 import org.spindle.yarn.CoreBridge;
 import org.spindle.yarn.CoreReports;
 import org.spindle.yarn.CoreSetup;
@@ -88,7 +86,6 @@ public final class CsRuntime {
   private final int[] offerBuf = new int[SpindleCore.GRANT_INTS * 32];
   private volatile int[] ranks = new int[0];
   private volatile long rankVersion;
-  private long rankSignature = Long.MIN_VALUE;
   private long checkedAt = Long.MIN_VALUE;
   private final Set<String> warned = ConcurrentHashMap.newKeySet();
   private volatile Thread poller;
@@ -248,15 +245,7 @@ public final class CsRuntime {
       Thread.currentThread().interrupt();
     }
     bridge.close();
-    try {
-      ObjectName name = new ObjectName(BEAN);
-      MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-      if (server.isRegistered(name)) {
-        server.unregisterMBean(name);
-      }
-    } catch (Exception e) {
-      LOG.warn("cannot unregister the SpindlePlacement JMX bean: " + e);
-    }
+    Beans.unregister(BEAN);
   }
 
   // ---- node events (SpindleCapacityScheduler.handle, or the poller) ----
@@ -295,16 +284,10 @@ public final class CsRuntime {
     } else {
       board.heartbeat(name, room, now, offerBuf, count);
     }
-    if (live) {
-      long sig = bridge.orderSignature();
-      if (sig != rankSignature) {
-        int[] r = bridge.ranks();
-        if (r != null) {
-          ranks = r;
-          rankSignature = sig;
-          rankVersion++;
-        }
-      }
+    int[] r = live ? bridge.newRanks() : null;
+    if (r != null) {
+      ranks = r;
+      rankVersion++;
     }
     if (now - checkedAt >= CHECK_MS) {
       checkedAt = now;
@@ -653,73 +636,64 @@ public final class CsRuntime {
   }
 
   private void registerBean() {
-    try {
-      ObjectName name = new ObjectName(BEAN);
-      MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-      if (server.isRegistered(name)) {
-        server.unregisterMBean(name);
+    Beans.register(BEAN, new SpindlePlacementMXBean() {
+      private long num(String k) {
+        return ((Number) counters().get(k)).longValue();
       }
-      server.registerMBean(new SpindlePlacementMXBean() {
-        private long num(String k) {
-          return ((Number) counters().get(k)).longValue();
-        }
 
-        @Override
-        public Map<String, String> getCounters() {
-          Map<String, String> m = new LinkedHashMap<>();
-          for (Map.Entry<String, Object> e : counters().entrySet()) {
-            m.put(e.getKey(), String.valueOf(e.getValue()));
-          }
-          return m;
+      @Override
+      public Map<String, String> getCounters() {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (Map.Entry<String, Object> e : counters().entrySet()) {
+          m.put(e.getKey(), String.valueOf(e.getValue()));
         }
+        return m;
+      }
 
-        @Override
-        public long getLiveAllocators() {
-          return num("LiveAllocators");
-        }
+      @Override
+      public long getLiveAllocators() {
+        return num("LiveAllocators");
+      }
 
-        @Override
-        public long getForeignAllocators() {
-          return num("ForeignAllocators");
-        }
+      @Override
+      public long getForeignAllocators() {
+        return num("ForeignAllocators");
+      }
 
-        @Override
-        public long getVetoes() {
-          return num("Vetoes");
-        }
+      @Override
+      public long getVetoes() {
+        return num("Vetoes");
+      }
 
-        @Override
-        public long getLiftedVetoes() {
-          return num("LiftedVetoes");
-        }
+      @Override
+      public long getLiftedVetoes() {
+        return num("LiftedVetoes");
+      }
 
-        @Override
-        public long getGrantsNodeLocal() {
-          return num("GrantsNodeLocal");
-        }
+      @Override
+      public long getGrantsNodeLocal() {
+        return num("GrantsNodeLocal");
+      }
 
-        @Override
-        public long getGrantsRackLocal() {
-          return num("GrantsRackLocal");
-        }
+      @Override
+      public long getGrantsRackLocal() {
+        return num("GrantsRackLocal");
+      }
 
-        @Override
-        public long getGrantsOffSwitch() {
-          return num("GrantsOffSwitch");
-        }
+      @Override
+      public long getGrantsOffSwitch() {
+        return num("GrantsOffSwitch");
+      }
 
-        @Override
-        public long getCoreErrors() {
-          return num("CoreErrors");
-        }
+      @Override
+      public long getCoreErrors() {
+        return num("CoreErrors");
+      }
 
-        @Override
-        public String getMode() {
-          return mode;
-        }
-      }, name);
-    } catch (Exception e) {
-      LOG.warn("cannot register the SpindlePlacement JMX bean: " + e);
-    }
+      @Override
+      public String getMode() {
+        return mode;
+      }
+    });
   }
 }

@@ -54,7 +54,6 @@ public class SpindleFairPolicy extends FairSharePolicy {
   private final Map<ApplicationAttemptId, Set<Integer>> priorities = new HashMap<>();
   private volatile int[] ranks = new int[0];
   private volatile Map<ApplicationAttemptId, Integer> rankIds = new HashMap<>();
-  private long signature = Long.MIN_VALUE;
 
   private final Comparator<Schedulable> comparator = (a, b) -> {
     if (a instanceof FSAppAttempt && b instanceof FSAppAttempt) {
@@ -141,13 +140,9 @@ public class SpindleFairPolicy extends FairSharePolicy {
         }
         return false;
       });
-      long sig = bridge.orderSignature();
-      if (sig != signature) {
-        int[] r = bridge.ranks();
-        if (r != null) {
-          signature = sig;
-          ranks = r;
-        }
+      int[] r = bridge.newRanks();
+      if (r != null) {
+        ranks = r;
       }
       rankIds = new HashMap<>(ids);
     }

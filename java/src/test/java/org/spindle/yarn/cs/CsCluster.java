@@ -197,6 +197,21 @@ final class CsCluster implements AutoCloseable {
     return pull(ams);
   }
 
+  /**
+   * Rounds ({@code sleepMs} before each: time for background threads) until
+   * {@code am} got {@code n} containers or {@code rounds} ran; what it got.
+   */
+  List<Container> collect(MockAM am, int n, int rounds, long sleepMs) throws Exception {
+    List<Container> got = new ArrayList<>();
+    for (int r = 0; r < rounds && got.size() < n; r++) {
+      if (sleepMs > 0) {
+        Thread.sleep(sleepMs);
+      }
+      got.addAll(round(Collections.singletonList(am)).get(am));
+    }
+    return got;
+  }
+
   Map<MockAM, List<Container>> pull(List<MockAM> ams) throws Exception {
     Map<MockAM, List<Container>> got = new LinkedHashMap<>();
     for (MockAM am : ams) {

@@ -235,10 +235,7 @@ public class TestCapacityPlacement {
       am.allocate(singleHostMaps(20, "h2", 2, "h4", 2), Collections.<ContainerId>emptyList());
       c.runtime().checkAllocators();
       assertEquals(1, ((Number) c.runtime().counters().get("LiveAllocators")).intValue());
-      List<Container> got = new ArrayList<>();
-      for (int r = 0; r < 6 && got.size() < 4; r++) {
-        got.addAll(flat(c.round(Collections.singletonList(am))));
-      }
+      List<Container> got = c.collect(am, 4, 6, 0);
       assertEquals("{h2=2, h4=2}", hosts(got).toString());
       assertFalse(log.getOutput(), log.getOutput().contains("WARN"));
     } finally {
@@ -386,11 +383,7 @@ public class TestCapacityPlacement {
     try (CsCluster c = new CsCluster(Mode.SPINDLE, CsCluster.conf(Mode.SPINDLE, extra))) {
       MockAM am = c.launch("a", "alice", "prod", "h2");
       am.allocate(singleHostMaps(20, "h1", 4, "h3", 4), Collections.<ContainerId>emptyList());
-      List<Container> got = new ArrayList<>();
-      for (int r = 0; r < 100 && got.size() < 8; r++) {
-        got.addAll(flat(c.round(Collections.singletonList(am))));
-        Thread.sleep(20);
-      }
+      List<Container> got = c.collect(am, 8, 100, 20);
       assertEquals(8, got.size());
       assertEquals("{h1=4, h3=4}", hosts(got).toString());
       Map<String, Object> k = c.runtime().counters();
@@ -414,10 +407,7 @@ public class TestCapacityPlacement {
       Thread.sleep(500); // the node sorter's first pass (it knows no node before)
       MockAM am = c.launch("a", "alice", "prod", "h1");
       am.allocate(singleHostMaps(20, "h2", 3, "h4", 3), Collections.<ContainerId>emptyList());
-      List<Container> got = new ArrayList<>();
-      for (int r = 0; r < 6 && got.size() < 6; r++) {
-        got.addAll(flat(c.round(Collections.singletonList(am))));
-      }
+      List<Container> got = c.collect(am, 6, 6, 0);
       assertEquals("{h2=3, h4=3}", hosts(got).toString());
       Map<String, Object> k = c.runtime().counters();
       assertEquals(k.toString(), 0L, ((Number) k.get("GrantsOffPlan")).longValue());
@@ -499,10 +489,7 @@ public class TestCapacityPlacement {
       javax.management.MBeanServer server = ManagementFactory.getPlatformMBeanServer();
       assertEquals(0L, server.getAttribute(bean, "LiveAllocators"));
       assertEquals(1L, server.getAttribute(bean, "ForeignAllocators"));
-      List<Container> got = new ArrayList<>();
-      for (int r = 0; r < 8 && got.size() < 4; r++) {
-        got.addAll(flat(c.round(Collections.singletonList(am))));
-      }
+      List<Container> got = c.collect(am, 4, 8, 0);
       assertEquals("the CapacityScheduler still places", 4, got.size());
       String out = log.getOutput();
       assertTrue(out, out.contains("its allocator cannot be used: class "
@@ -612,10 +599,7 @@ public class TestCapacityPlacement {
     try (CsCluster c = new CsCluster(Mode.SPINDLE, CsCluster.conf(Mode.SPINDLE, extra))) {
       MockAM am = c.launch("a", "alice", "prod", "h1");
       am.allocate(singleHostMaps(20, "h2", 2, "h3", 2), Collections.<ContainerId>emptyList());
-      List<Container> got = new ArrayList<>();
-      for (int r = 0; r < 6 && got.size() < 4; r++) {
-        got.addAll(flat(c.round(Collections.singletonList(am))));
-      }
+      List<Container> got = c.collect(am, 4, 6, 0);
       assertEquals(4, got.size());
       String base = "http://localhost:" + port;
       String[] jmx = org.spindle.yarn.MockCluster.httpGet(base + "/jmx?qry=" + CsRuntime.BEAN);
@@ -648,11 +632,7 @@ public class TestCapacityPlacement {
     try (CsCluster c = new CsCluster(Mode.STOCK, CsCluster.conf(Mode.STOCK, extra))) {
       MockAM am = c.launch("a", "alice", "prod", "h1");
       am.allocate(singleHostMaps(20, "h2", 3, "h4", 3), Collections.<ContainerId>emptyList());
-      List<Container> got = new ArrayList<>();
-      for (int r = 0; r < 100 && got.size() < 6; r++) {
-        Thread.sleep(60); // the runtime's poller decides for each node
-        got.addAll(flat(c.round(Collections.singletonList(am))));
-      }
+      List<Container> got = c.collect(am, 6, 100, 60); // the poller decides between rounds
       assertEquals("{h2=3, h4=3}", hosts(got).toString());
       CsRuntime rt = c.runtime();
       assertTrue(rt != null && rt.mode.startsWith("stock CapacityScheduler"));
