@@ -673,8 +673,7 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeBookPlaced
         };
         locked(handle, |c| {
             Ok(c.session
-                .book_placed(node, app, priority, locality, now_ms)?
-                .into())
+                .book_placed(node, app, priority, locality, now_ms)?)
         })
     })
 }

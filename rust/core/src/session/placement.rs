@@ -373,7 +373,7 @@ mod tests {
         // Each of a's 6 tasks has a replica on h1 and h2; h2 runs 40
         // containers when the plan is made, so h1's queue holds them all.
         let mut s = Session::new(SessionConfig::default());
-        let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+        s.add_node("h1", "/r1", cap(), 1.0).unwrap();
         let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
         let a = s.add_app("a", 1.0, 0).unwrap();
         for (res, n) in [("h1", 6), ("h2", 6), ("/r1", 6), (ANY, 6)] {
