@@ -424,6 +424,7 @@ public class TestCapacityPlacement {
   @Test
   public void aVetoThatWouldIdleANodeLiftsWithinItsBound() throws Exception {
     Map<Mode, Integer> at = new LinkedHashMap<>();
+    String counters = "";
     for (Mode mode : Mode.values()) {
       Map<String, String> extra = new HashMap<>();
       extra.put(SpindleSettings.MAX_WAIT, "600000"); // the count bound alone
@@ -464,12 +465,16 @@ public class TestCapacityPlacement {
           Map<String, Object> k = c.runtime().counters();
           assertEquals(k.toString(), 1L, ((Number) k.get("LiftedVetoes")).longValue());
           assertTrue(k.toString(), ((Number) k.get("Vetoes")).longValue() >= 3);
+          counters = "; Spindle: Vetoes " + k.get("Vetoes") + ", LiftedVetoes "
+              + k.get("LiftedVetoes") + ", LiftedPasses " + k.get("LiftedPasses")
+              + ", GrantsOffPlan " + k.get("GrantsOffPlan") + ", GrantsRackLocal "
+              + k.get("GrantsRackLocal");
         } else {
           assertTrue("stock: p takes h1 at heartbeat " + when, when > 0);
         }
       }
     }
-    System.out.println("veto lift: heartbeat of h1 at which prod's app got it: " + at);
+    System.out.println("veto lift: heartbeat of h1 at which prod's app got it: " + at + counters);
   }
 
   /**
