@@ -3,10 +3,10 @@ package org.spindle.yarn;
 import org.spindle.core.Core;
 
 /** A core that forwards every call: tests override the calls they watch or break. */
-class ForwardingCore implements Core {
+public class ForwardingCore implements Core {
   final Core inner;
 
-  ForwardingCore(Core inner) {
+  public ForwardingCore(Core inner) {
     this.inner = inner;
   }
 

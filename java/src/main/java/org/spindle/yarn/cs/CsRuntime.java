@@ -83,6 +83,8 @@ public final class CsRuntime {
   private final boolean live;
   /** Core app id of each attempt the core was told of (-1: it refused it). */
   private final Map<ApplicationAttemptId, Integer> appIds = new ConcurrentHashMap<>();
+  /** The YARN priority each attempt weighs by (attempts whose weight a tag sets are absent). */
+  private final Map<ApplicationAttemptId, Integer> priorities = new ConcurrentHashMap<>();
   private final int[] offerBuf = new int[SpindleCore.GRANT_INTS * 32];
   private volatile int[] ranks = new int[0];
   private volatile long rankVersion;
@@ -337,6 +339,9 @@ public final class CsRuntime {
       bridge.appAdded(id, w.value, submit);
       int coreId = bridge.appId(id);
       appIds.put(id, coreId);
+      if (!w.fromTag) {
+        priorities.put(id, priority);
+      }
       if (coreId >= 0 && app != null) {
         SplitFiles.request(rmContext, settings, bridge, id, app.getUser());
       }
@@ -345,8 +350,22 @@ public final class CsRuntime {
   }
 
   void attemptRemoved(ApplicationAttemptId id) {
+    priorities.remove(id);
     if (appIds.remove(id) != null) {
       bridge.appRemoved(id);
+    }
+  }
+
+  /**
+   * The attempt's YARN priority as the CapacityScheduler holds it (a leaf
+   * re-adds an app to its ordering policy when its priority is updated): a
+   * change reaches the core as the app's new weight, unless a
+   * spindle.job.weight tag fixes it.
+   */
+  void priorityIs(ApplicationAttemptId id, int priority) {
+    Integer last = priorities.get(id);
+    if (last != null && last != priority && priorities.replace(id, last, priority)) {
+      bridge.weightChanged(id, AppWeights.ofPriority(priority));
     }
   }
 

@@ -130,10 +130,16 @@ public class SpindleOrderingPolicy<S extends SchedulableEntity> implements Order
     return new ArrayIterator<>(order(), true);
   }
 
+  /** A leaf adds an app at activation and again after a priority update (the weight follows). */
   @Override
   public void addSchedulableEntity(S s) {
     if (entities.add(s)) {
       members.incrementAndGet();
+    }
+    CsRuntime rt = CsRuntime.current();
+    if (rt != null && s instanceof SchedulerApplicationAttempt && s.getPriority() != null) {
+      rt.priorityIs(((SchedulerApplicationAttempt) s).getApplicationAttemptId(),
+          s.getPriority().getPriority());
     }
   }
 

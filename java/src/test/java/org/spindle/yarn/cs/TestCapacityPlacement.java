@@ -624,6 +624,32 @@ public class TestCapacityPlacement {
     }
   }
 
+  /** A priority update (yarn application -updatePriority) becomes the app's weight in the core. */
+  @Test
+  public void aPriorityUpdateReachesTheCoreAsTheAppsWeight() throws Exception {
+    List<String> weights = Collections.synchronizedList(new ArrayList<>());
+    CoreSetup.factory = s -> new org.spindle.yarn.ForwardingCore(CoreSetup.open(s)) {
+      @Override
+      public void setAppWeight(int app, double weight) {
+        super.setAppWeight(app, weight);
+        weights.add(app + " " + weight);
+      }
+    };
+    Map<String, String> extra = new HashMap<>();
+    extra.put(YarnConfiguration.MAX_CLUSTER_LEVEL_APPLICATION_PRIORITY, "10");
+    try (CsCluster c = new CsCluster(Mode.SPINDLE, CsCluster.conf(Mode.SPINDLE, extra))) {
+      MockAM am = c.launch("a", "alice", "prod", "h1");
+      org.apache.hadoop.yarn.api.records.ApplicationId id =
+          am.getApplicationAttemptId().getApplicationId();
+      UserGroupInformation.createRemoteUser("alice").doAs(
+          (java.security.PrivilegedExceptionAction<Object>) () -> c.rm.getClientRMService()
+              .updateApplicationPriority(org.apache.hadoop.yarn.api.protocolrecords
+                  .UpdateApplicationPriorityRequest.newInstance(id, Priority.newInstance(5))));
+      c.rm.drainEvents();
+      assertEquals("[0 6.0]", weights.toString());
+    }
+  }
+
   /** Hadoop 3.4+: the stock CapacityScheduler with the cluster-wide allocator key. */
   @Test
   public void theStockSchedulerWithTheGlobalAllocatorKeyFollowsThePlan() throws Exception {
