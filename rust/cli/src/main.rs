@@ -81,6 +81,8 @@ enum Command {
     Bench(BenchArgs),
     /// Run MapReduce jobs on a simulated YARN cluster, once per policy.
     Simulate(SimulateArgs),
+    /// List every policy: its name, the paper it implements and a one-line summary.
+    Policies(PoliciesArgs),
     /// Rerun a seed paper's experiments and print our figures beside the paper's.
     Repro(repro::ReproArgs),
     /// Predict task completion from progress reports (Hadoop's default and the
@@ -169,6 +171,20 @@ struct PlanArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "json")]
     format: Format,
+}
+
+#[derive(Args)]
+struct PoliciesArgs {
+    /// Output format (markdown: the table of docs/policies.md).
+    #[arg(long, value_enum, default_value = "table")]
+    format: PoliciesFormat,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum PoliciesFormat {
+    Table,
+    Json,
+    Markdown,
 }
 
 #[derive(Args)]
@@ -345,6 +361,7 @@ fn main() {
         Command::Demo(a) => cmd_demo(a, &limits),
         Command::Bench(a) => cmd_bench(a, &limits),
         Command::Simulate(a) => cmd_simulate(a, &limits),
+        Command::Policies(a) => emit(&policies_text(a.format)),
         Command::Repro(a) => repro::run(&a).and_then(|t| emit(&t)),
         Command::Estimate(a) => estimate::run(&a, &limits).and_then(|t| emit(&t)),
         Command::DagPlan(a) => dag::cmd_plan(a, &limits),
@@ -355,6 +372,35 @@ fn main() {
         eprintln!("spindle: error: {e:#}");
         std::process::exit(1);
     }
+}
+
+/// `spindle policies`: the registry's lines, in registry order.
+fn policies_text(format: PoliciesFormat) -> String {
+    let rows = PolicyKind::ALL.map(|p| (p.name(), p.paper(), p.summary()));
+    let mut s = String::new();
+    match format {
+        PoliciesFormat::Json => {
+            let v: Vec<_> = rows
+                .iter()
+                .map(|(n, p, d)| serde_json::json!({"name": n, "paper": p, "summary": d}))
+                .collect();
+            s = serde_json::Value::from(v).to_string() + "\n";
+        }
+        PoliciesFormat::Markdown => {
+            s.push_str("| policy | paper | what it does |\n|---|---|---|\n");
+            for (n, p, d) in rows {
+                let _ = writeln!(s, "| `{n}` | {p} | {d} |");
+            }
+        }
+        PoliciesFormat::Table => {
+            let w = |f: fn(&(&str, &str, &str)) -> usize| rows.iter().map(f).max().unwrap_or(0);
+            let (wn, wp) = (w(|r| r.0.len()), w(|r| r.1.len()));
+            for (n, p, d) in rows {
+                let _ = writeln!(s, "{n:wn$}  {p:wp$}  {d}");
+            }
+        }
+    }
+    s
 }
 
 fn cmd_generate(a: GenerateArgs, limits: &Limits) -> Result<()> {

@@ -195,11 +195,14 @@ macro_rules! job_scheduler_policy {
 }
 pub(crate) use job_scheduler_policy;
 
-/// The registry: one line per policy, `Variant => &its::POLICY`, in the
-/// order of [`PolicyKind::ALL`] (the order of error messages and tests).
-/// Generates [`PolicyKind`], its variants and `ALL`.
+/// The registry: one line per policy, `Variant => &its::POLICY, "paper",
+/// "summary",` in the order of [`PolicyKind::ALL`] (the order of error
+/// messages and tests). The paper cites a short name that `docs/papers.md`
+/// expands (`Beaumont et al.`, `LABL`, `S-PC`, `FISCH`, `BAR`); the summary
+/// is one line. `spindle policies` prints both, and `docs/policies.md` is
+/// its output. Generates [`PolicyKind`], its variants and `ALL`.
 macro_rules! registry {
-    ($($kind:ident => $policy:expr,)*) => {
+    ($($kind:ident => $policy:expr, $paper:literal, $summary:literal,)*) => {
         /// Every policy Spindle knows: a handle on its registry line. The
         /// policy itself, documented in its file, is [`PolicyKind::policy`].
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -208,6 +211,8 @@ macro_rules! registry {
         }
 
         const REGISTRY: &[&'static dyn Policy] = &[$($policy,)*];
+        const PAPERS: &[&str] = &[$($paper,)*];
+        const SUMMARIES: &[&str] = &[$($summary,)*];
 
         impl PolicyKind {
             /// Every policy, in registry order.
@@ -218,45 +223,125 @@ macro_rules! registry {
 
 registry! {
     Asm1 => &asm1::Asm1,
+        "Beaumont et al., Alg. 1, Sect. 5.2",
+        "optimal semi-matching of local tasks (least maximal load); idle nodes steal local work",
     Asm1Comm => &asm1_comm::Asm1Comm,
+        "Beaumont et al., Theorem 7",
+        "ASM1, then each node's excess over ceil(tasks/nodes) to the least-loaded nodes",
     Greedy => &greedy::GREEDY,
+        "Beaumont et al., Sect. 4 (GREEDY-MAKESPAN)",
+        "a node that frees a slot takes a random local task, else stays idle",
     GreedyComm => &greedy::GREEDY_COMM,
+        "Beaumont et al., Sect. 4 (GREEDY-COMM)",
+        "a node that frees a slot takes a random local task, else a random remote one",
     HadoopDefault => &delay::HadoopDefault,
+        "CapacityScheduler (RegularContainerAllocator)",
+        "YARN's stock delay scheduling: rack-local after node-locality-delay missed offers",
     HadoopFair => &fair::HADOOP_FAIR,
+        "FairScheduler (FSAppAttempt)",
+        "YARN's FairScheduler: apps by usage over weight, no locality delay",
     HadoopFairHalf => &fair::HADOOP_FAIR_HALF,
+        "FairScheduler (FSAppAttempt)",
+        "the FairScheduler with node and rack locality thresholds at 0.5",
     Mb => &mb::Mb,
+        "LABL and BAR (MaxCover-BalAssign)",
+        "per load cap a max-flow cover of local tasks, the rest to the least loaded; best plan",
     Bar => &bar::Bar,
+        "BAR, Alg. 1-2",
+        "BAlance-Reduce: balance by augmenting paths, then move tasks remote while it helps",
     Hds => &hds::Hds,
+        "BAR, Sect. V",
+        "Hadoop's default in BAR's compile-time model: a local task, else a random one",
     Ds15 => &ds::DS15,
+        "BAR, Sect. V",
+        "delay scheduling: remote work after skips counted past 15 % of the servers",
     Ds25 => &ds::DS25,
+        "BAR, Sect. V",
+        "delay scheduling: remote work after skips counted past 25 % of the servers",
     Gcc => &gcc::GCC,
+        "BAR, Sect. V",
+        "Good-Cache-Compute: skip servers without local work while 90 % of them are busy",
     Labl => &labl::LABL,
+        "LABL, Fig. 1, Sect. 3.3-3.4",
+        "Locality Aware Bounded Latency: raise a latency limit from l**; remote while l <= l**",
     LablPlus1 => &labl::LABL_PLUS_1,
+        "LABL, Fig. 1, Sect. 3.3-3.4",
+        "LABL, remote assignments while l <= l** + 1",
     LablAlways => &labl::LABL_ALWAYS,
+        "LABL, Fig. 1, Sect. 3.3-3.4",
+        "LABL, remote assignments at every limit",
     RoundRobin => &round_robin::RoundRobin,
+        "LABL, Sect. 3.5",
+        "Hadoop's locality-aware round robin: each server in turn takes a local task, else any",
     StaticAsm1 => &static_asm1::StaticAsm1,
+        "Beaumont et al., Sect. 7.1",
+        "ASM1's plan as is; a node whose queue is done stays idle",
     Asm1Makespan => &asm1_makespan::Asm1Makespan,
+        "Beaumont et al., Sect. 7.1",
+        "ASM1's plan, then an idle node takes a random local task",
     Asm1CommSteal => &asm1_comm_steal::Asm1CommSteal,
+        "Beaumont et al., Sect. 7.1",
+        "ASM1's plan, then a local task, then a steal from the longest queue",
     Maestro => &maestro::MAESTRO,
+        "Beaumont et al., Sect. 6.1.1 (MAESTRO)",
+        "first wave by node and chunk weight, then the local task of highest chunk weight",
     MaestroComm => &maestro::MAESTRO_COMM,
+        "Beaumont et al., Sect. 6.1.1 (MAESTRO)",
+        "MAESTRO, taking any task when none is local",
     LocAwareMin => &locaware::LOCAWARE_MIN,
+        "Beaumont et al., Sect. 6.1.2",
+        "an idle node takes the local task whose holders have the most work left (min)",
     LocAwareMinComm => &locaware::LOCAWARE_MIN_COMM,
+        "Beaumont et al., Sect. 6.1.2",
+        "locaware-min, taking any task when none is local",
     LocAwareAvg => &locaware::LOCAWARE_AVG,
+        "Beaumont et al., Sect. 6.1.2",
+        "an idle node takes the local task whose holders have the most work left (mean)",
     LocAwareAvgComm => &locaware::LOCAWARE_AVG_COMM,
+        "Beaumont et al., Sect. 6.1.2",
+        "locaware-avg, taking any task when none is local",
     Etf => &etf::ETF,
+        "Beaumont et al., Sect. 6.2 (clairvoyant)",
+        "locality-aware longest processing time first",
     EtfComm => &etf::ETF_COMM,
+        "Beaumont et al., Sect. 6.2 (clairvoyant)",
+        "etf, taking any task when none is local",
     LocAwareClairMin => &locaware_clair::CLAIR_MIN,
+        "Beaumont et al., Sect. 6.2 (clairvoyant)",
+        "the locaware rule with known durations: ready time plus held work (min)",
     LocAwareClairMinComm => &locaware_clair::CLAIR_MIN_COMM,
+        "Beaumont et al., Sect. 6.2 (clairvoyant)",
+        "locaware-clair-min, taking any task when none is local",
     LocAwareClairAvg => &locaware_clair::CLAIR_AVG,
+        "Beaumont et al., Sect. 6.2 (clairvoyant)",
+        "the locaware rule with known durations: ready time plus held work (mean)",
     LocAwareClairAvgComm => &locaware_clair::CLAIR_AVG_COMM,
+        "Beaumont et al., Sect. 6.2 (clairvoyant)",
+        "locaware-clair-avg, taking any task when none is local",
     Spc => &spc::Spc,
+        "S-PC, Sect. III, Alg. 1-2",
+        "jobs in LP-Schedule order, each task on the machine that completes it first",
     SpcLocal => &spc_local::SpcLocal,
+        "ours (issue 12), on S-PC",
+        "S-PC's job order; a machine without a replica pays the remote read",
     SpcIdentical => &spc_identical::SpcIdentical,
+        "S-PC, Sect. VI.A",
+        "S-PC as if every machine had speed 1",
     SpcMapOnly => &spc_map_only::SpcMapOnly,
+        "S-PC, Sect. VI.A",
+        "S-PC over the map stages; later stages on random machines",
     Fifo => &fifo::Fifo,
+        "S-PC, Sect. VI.A-B",
+        "jobs by release time, each task on the machine free first",
     Huwf => &huwf::Huwf,
+        "S-PC, Sect. VI.B",
+        "high unit weight first: jobs by weight over execution time",
     Tetris => &tetris::Tetris,
+        "S-PC, Sect. VI.B",
+        "jobs by tasks times execution time, smallest first",
     Asm1Priced => &asm1_priced::Asm1Priced,
+        "ours (issue 11), on ASM1",
+        "ASM1, then remote work only when waiting for a replica holder costs more",
 }
 
 impl PolicyKind {
@@ -268,6 +353,17 @@ impl PolicyKind {
 
     pub fn name(self) -> &'static str {
         self.policy().name()
+    }
+
+    /// The paper (section) the policy implements, by the short name that
+    /// `docs/papers.md` expands; or the stock scheduler it models.
+    pub fn paper(self) -> &'static str {
+        PAPERS[self as usize]
+    }
+
+    /// What the policy does, in one line.
+    pub fn summary(self) -> &'static str {
+        SUMMARIES[self as usize]
     }
 
     /// Seed 002's policies (S-PC and its baselines): the Session orders
@@ -439,6 +535,33 @@ mod tests {
             assert!(!policy.name().is_empty(), "{p:?}");
             assert!(seen.insert(policy.name()), "{} listed twice", p.name());
             assert_eq!(PolicyKind::from_name(p.name()).unwrap(), p);
+        }
+    }
+
+    /// Every line cites a paper by a short name `docs/papers.md` expands (or
+    /// the stock scheduler, or says it is ours) and sums the policy up in
+    /// one line of plain text.
+    #[test]
+    fn every_registry_line_has_a_paper_and_a_one_line_summary() {
+        const CITED: [&str; 8] = [
+            "Beaumont et al.",
+            "LABL",
+            "S-PC",
+            "FISCH",
+            "BAR",
+            "CapacityScheduler",
+            "FairScheduler",
+            "ours",
+        ];
+        for p in PolicyKind::ALL {
+            assert!(
+                CITED.iter().any(|c| p.paper().starts_with(c)),
+                "{p}: {}",
+                p.paper()
+            );
+            let s = p.summary();
+            assert!(!s.is_empty() && s.len() <= 90, "{p}: {s}");
+            assert!(!s.contains(['\n', '|']), "{p}: {s}");
         }
     }
 
