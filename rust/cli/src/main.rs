@@ -154,13 +154,13 @@ enum Format {
 
 #[derive(Args)]
 struct PlanArgs {
-    /// Instance file (JSON; see the README for the format).
+    /// Instance file (JSON; the format is in docs/cli.md).
     #[arg(long, short, required_unless_present_any = ["webhdfs", "path", "fsck", "splits"])]
     input: Option<PathBuf>,
-    /// Policy (see the README's policy table; hadoop-default needs `spindle simulate`;
+    /// Policy (`spindle policies` lists them; hadoop-default needs `spindle simulate`;
     /// spc, spc-identical, spc-map-only, fifo, huwf and tetris schedule whole jobs
     /// and print task start and end times). Default: asm1 for --input; for HDFS inputs spindle.policy from --conf-dir
-    /// (asm1-comm when unset, as in the RM plugin).
+    /// (asm1 when unset, as in the RM plugin).
     #[arg(long, short)]
     policy: Option<String>,
     #[command(flatten)]
@@ -269,7 +269,7 @@ struct SimulateArgs {
     /// Relative speed of the slow nodes.
     #[arg(long, default_value_t = 0.5)]
     slow_speed: f64,
-    /// Job file (JSON; see the README). Overrides --workload.
+    /// Job file (JSON; the format is in docs/simulator.md). Overrides --workload.
     #[arg(long)]
     jobs: Option<PathBuf>,
     /// wordcount, terasort, mixed, or swim:FILE (a SWIM Facebook trace).
@@ -336,7 +336,7 @@ struct SimulateArgs {
     /// pending containers over weight first), fifo (submission order) or
     /// spc (S-PC's LP order, re-solved at each plan; weighted-remaining
     /// above 200 open stages), or a seed 002 baseline's order:
-    /// spc-identical, spc-map-only, huwf, tetris (see the README).
+    /// spc-identical, spc-map-only, huwf, tetris (docs/design.md).
     #[arg(long, default_value = "weighted-remaining", value_parser = parse_job_order)]
     job_order: JobOrder,
 }
