@@ -13,7 +13,7 @@ use spindle_core::policy::asm1::{semi_matching, Asm1Workspace};
 use spindle_core::policy::delay::LocalityDelay;
 use spindle_core::session::{JobOrder, SessionEvent};
 use spindle_core::spc::JobSet;
-use spindle_core::{Assignment, CostModel, Instance, Metrics, PolicyKind, ScheduleKind};
+use spindle_core::{Assignment, CostModel, Instance, JobScheduler, Metrics, PolicyKind};
 use spindle_sim::{simulate, NetworkModel, SimConfig, Workload};
 
 mod dag;
@@ -446,7 +446,8 @@ fn read_instance(path: &Path, limits: &Limits) -> Result<Instance> {
 
 fn cmd_plan(a: PlanArgs, limits: &Limits) -> Result<()> {
     // Job schedulers (S-PC and its baselines) have their own report.
-    if let Some(kind) = a.policy.as_deref().and_then(ScheduleKind::from_name) {
+    let job_scheduler = a.policy.as_deref().map(PolicyKind::from_name);
+    if let Some(kind) = job_scheduler.and_then(|p| p.ok()?.job_scheduler()) {
         return cmd_plan_schedule(kind, a, limits);
     }
     // A bad --policy fails before any input is read.
@@ -493,7 +494,7 @@ fn cmd_plan(a: PlanArgs, limits: &Limits) -> Result<()> {
 }
 
 /// `spindle plan --policy spc|fifo|...`: the schedule with start and end times.
-fn cmd_plan_schedule(kind: ScheduleKind, a: PlanArgs, limits: &Limits) -> Result<()> {
+fn cmd_plan_schedule(kind: &dyn JobScheduler, a: PlanArgs, limits: &Limits) -> Result<()> {
     let inst = match hdfs_input::load(&a.hdfs, limits)? {
         Some(c) => c.instance,
         None => read_instance(a.input.as_deref().context("--input is required")?, limits)?,
@@ -501,7 +502,6 @@ fn cmd_plan_schedule(kind: ScheduleKind, a: PlanArgs, limits: &Limits) -> Result
     let jobs = JobSet::from_instance(&inst);
     let started = std::time::Instant::now();
     let outcome = kind
-        .scheduler()
         .schedule(&jobs, &inst.problem, a.seed)
         .with_context(|| format!("policy {}", kind.name()))?;
     let ms = started.elapsed().as_secs_f64() * 1e3;

@@ -121,7 +121,7 @@ fn delay_dispatchers_wait_their_threshold_in_the_session() {
 #[test]
 fn spc_placements_mean_the_same_in_plan_the_planner_and_the_session() {
     use spindle_core::spc::JobSet;
-    use spindle_core::{Instance, ScheduleKind};
+    use spindle_core::Instance;
     let inst = Instance::from_json(
         r#"{"nodes":[{"host":"n0"},{"host":"n1"}],
             "jobs":[{"id":"j","tasks":[
@@ -141,8 +141,11 @@ fn spc_placements_mean_the_same_in_plan_the_planner_and_the_session() {
         (PolicyKind::SpcLocal, vec![3, 1]),
         (PolicyKind::Spc, vec![2, 2]),
     ] {
-        let kind = ScheduleKind::from_name(policy.name()).unwrap();
-        let o = kind.scheduler().schedule(&jobs, &inst.problem, 7).unwrap();
+        let o = policy
+            .job_scheduler()
+            .unwrap()
+            .schedule(&jobs, &inst.problem, 7)
+            .unwrap();
         assert_eq!(
             per_node(&o.schedule.assignment.node_of),
             want,
@@ -181,7 +184,7 @@ fn a_priced_wait_is_the_same_in_the_executor_and_the_session() {
 #[test]
 fn the_baselines_mean_the_same_in_plan_the_planner_and_the_session() {
     use spindle_core::spc::JobSet;
-    use spindle_core::{Instance, ScheduleKind};
+    use spindle_core::Instance;
     let inst = Instance::from_json(
         r#"{"nodes":[{"host":"n0","speed":3},{"host":"n1","speed":1}],
             "jobs":[{"id":"j","tasks":[
@@ -197,9 +200,12 @@ fn the_baselines_mean_the_same_in_plan_the_planner_and_the_session() {
         }
         c
     };
-    for kind in ScheduleKind::ALL {
-        let policy = PolicyKind::from_name(kind.name()).unwrap();
-        let o = kind.scheduler().schedule(&jobs, &inst.problem, 7).unwrap();
+    for policy in PolicyKind::job_schedulers() {
+        let o = policy
+            .job_scheduler()
+            .unwrap()
+            .schedule(&jobs, &inst.problem, 7)
+            .unwrap();
         let want = per_node(&o.schedule.assignment.node_of);
         let expect = match policy {
             PolicyKind::SpcIdentical => vec![2, 2],

@@ -108,6 +108,14 @@ pub trait Policy: Send + Sync {
         None
     }
 
+    /// *Schedule jobs*: the policy as a job scheduler over an instance's
+    /// jobs (weights, release times, precedence) on machines of different
+    /// speeds, in `spindle plan` and `spindle repro spc`: S-PC and its
+    /// baselines. `None` for the task planners.
+    fn job_scheduler(&self) -> Option<&dyn JobScheduler> {
+        None
+    }
+
     /// Whether the policy reads task durations before they run (seed 000
     /// Sect. 6.2).
     fn clairvoyant(&self) -> bool {
@@ -189,6 +197,9 @@ macro_rules! job_scheduler_policy {
             }
             fn job_order(&self) -> Option<$crate::session::JobOrder> {
                 Some($crate::session::JobOrder::$order)
+            }
+            fn job_scheduler(&self) -> Option<&dyn $crate::policy::JobScheduler> {
+                Some(self)
             }
         }
     };
@@ -393,8 +404,7 @@ impl PolicyKind {
         self.policy().on_free_slot()
     }
 
-    /// Looks a policy up by its command-line name (every [`ScheduleKind`]
-    /// is one too).
+    /// Looks a policy up by its command-line name.
     pub fn from_name(name: &str) -> Result<PolicyKind, CoreError> {
         if let Some(p) = PolicyKind::ALL.into_iter().find(|p| p.name() == name) {
             return Ok(p);
@@ -403,6 +413,19 @@ impl PolicyKind {
             name: name.to_string(),
             known: PolicyKind::ALL.map(|p| p.name()).join(", "),
         })
+    }
+
+    /// [`Policy::job_scheduler`]: `Some` for S-PC and its baselines.
+    pub fn job_scheduler(self) -> Option<&'static dyn JobScheduler> {
+        self.policy().job_scheduler()
+    }
+
+    /// The policies that schedule whole jobs ([`Self::job_scheduler`]), in
+    /// registry order.
+    pub fn job_schedulers() -> impl Iterator<Item = PolicyKind> {
+        PolicyKind::ALL
+            .into_iter()
+            .filter(|p| p.job_scheduler().is_some())
     }
 
     /// [`Policy::planner`].
@@ -441,7 +464,10 @@ impl PolicyKind {
 }
 
 /// A job scheduler (seed 002): orders whole jobs (weights, release times,
-/// precedence) and times every task on machines of different speeds.
+/// precedence) and times every task on machines of different speeds. S-PC,
+/// its locality-aware form and its baselines are one, through
+/// [`Policy::job_scheduler`]; each is also a job order over the live
+/// applications and a placement in the simulator and the Session.
 pub trait JobScheduler: Send + Sync {
     fn name(&self) -> &'static str;
     /// `seed` feeds random choices (Map-only's reduce placement).
@@ -451,54 +477,6 @@ pub trait JobScheduler: Send + Sync {
         problem: &Problem,
         seed: u64,
     ) -> Result<crate::spc::Outcome, crate::spc::SpcError>;
-}
-
-/// The job schedulers by name: S-PC, its locality-aware form and the
-/// baselines of seed 002, over an instance's jobs in `spindle plan` and
-/// `spindle repro spc`. Each is also a [`PolicyKind`] of the same name, a
-/// job order over the live applications and a placement, in the simulator
-/// and the Session.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ScheduleKind {
-    Spc,
-    SpcIdentical,
-    SpcMapOnly,
-    Fifo,
-    Huwf,
-    Tetris,
-    SpcLocal,
-}
-
-impl ScheduleKind {
-    pub const ALL: [ScheduleKind; 7] = [
-        ScheduleKind::Spc,
-        ScheduleKind::SpcLocal,
-        ScheduleKind::SpcIdentical,
-        ScheduleKind::SpcMapOnly,
-        ScheduleKind::Fifo,
-        ScheduleKind::Huwf,
-        ScheduleKind::Tetris,
-    ];
-
-    pub fn name(self) -> &'static str {
-        self.scheduler().name()
-    }
-
-    pub fn from_name(name: &str) -> Option<ScheduleKind> {
-        ScheduleKind::ALL.into_iter().find(|k| k.name() == name)
-    }
-
-    pub fn scheduler(self) -> &'static dyn JobScheduler {
-        match self {
-            ScheduleKind::Spc => &spc::Spc,
-            ScheduleKind::SpcIdentical => &spc_identical::SpcIdentical,
-            ScheduleKind::SpcMapOnly => &spc_map_only::SpcMapOnly,
-            ScheduleKind::Fifo => &fifo::Fifo,
-            ScheduleKind::Huwf => &huwf::Huwf,
-            ScheduleKind::Tetris => &tetris::Tetris,
-            ScheduleKind::SpcLocal => &spc_local::SpcLocal,
-        }
-    }
 }
 
 impl std::fmt::Display for PolicyKind {
@@ -608,14 +586,30 @@ mod tests {
         );
     }
 
+    /// The job schedulers are exactly the policies with their own job
+    /// order (S-PC and its baselines), each planned under its own name.
     #[test]
-    fn every_job_scheduler_is_a_policy_of_the_same_name() {
-        for k in ScheduleKind::ALL {
-            assert_eq!(ScheduleKind::from_name(k.name()), Some(k));
-            let p = PolicyKind::from_name(k.name()).unwrap();
-            assert!(p.spc_order(), "{p}");
-            assert!(p.dynamic().planned, "{p}");
-            assert_eq!(p.planner().map(|x| x.name()), Some(k.name()));
+    fn every_job_scheduler_is_a_planned_policy_of_the_same_name() {
+        let names: Vec<_> = PolicyKind::job_schedulers().map(|p| p.name()).collect();
+        assert_eq!(
+            names,
+            [
+                "spc",
+                "spc-local",
+                "spc-identical",
+                "spc-map-only",
+                "fifo",
+                "huwf",
+                "tetris"
+            ]
+        );
+        for p in PolicyKind::ALL {
+            assert_eq!(p.job_scheduler().is_some(), p.spc_order(), "{p}");
+            if let Some(k) = p.job_scheduler() {
+                assert_eq!(k.name(), p.name());
+                assert!(p.dynamic().planned, "{p}");
+                assert_eq!(p.planner().map(|x| x.name()), Some(p.name()));
+            }
         }
     }
 
