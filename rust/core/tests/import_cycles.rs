@@ -20,8 +20,6 @@ use std::path::{Path, PathBuf};
 const KNOWN: &[&[&str]] = &[
     // FISCH/BLIND are reworked on the papers branch.
     &["core/dag/blind", "core/dag/fisch", "core/dag/plan"],
-    // Policy::job_order names session::JobOrder.
-    &["core/policy", "core/session"],
 ];
 
 type Module = Vec<String>;

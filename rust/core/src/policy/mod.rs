@@ -104,7 +104,7 @@ pub trait Policy: Send + Sync {
     /// 002's policies are a job order and a placement); the Session then
     /// orders its queues by it whatever the configured order. `None`: the
     /// configured order (`spindle.job.order`).
-    fn job_order(&self) -> Option<crate::session::JobOrder> {
+    fn job_order(&self) -> Option<crate::session::job_order::JobOrder> {
         None
     }
 
@@ -195,8 +195,8 @@ macro_rules! job_scheduler_policy {
             fn on_free_slot(&self) -> $crate::policy::FreeSlot {
                 $crate::policy::FreeSlot::Local { steal: true }
             }
-            fn job_order(&self) -> Option<$crate::session::JobOrder> {
-                Some($crate::session::JobOrder::$order)
+            fn job_order(&self) -> Option<$crate::session::job_order::JobOrder> {
+                Some($crate::session::job_order::JobOrder::$order)
             }
             fn job_scheduler(&self) -> Option<&dyn $crate::policy::JobScheduler> {
                 Some(self)
@@ -385,7 +385,7 @@ impl PolicyKind {
     }
 
     /// [`Policy::job_order`].
-    pub fn job_order(self) -> Option<crate::session::JobOrder> {
+    pub fn job_order(self) -> Option<crate::session::job_order::JobOrder> {
         self.policy().job_order()
     }
 
