@@ -1,4 +1,4 @@
-//! `spindle dag-plan`, `dag-generate` and `dag-check` (seed 003): arguments
+//! `spindle dag-plan`, `dag-generate` and `dag-check` (the FISCH paper): arguments
 //! and printing; the schedulers are in `spindle_core::dag`.
 
 use std::path::{Path, PathBuf};

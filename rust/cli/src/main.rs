@@ -88,11 +88,11 @@ enum Command {
     /// Predict task completion from progress reports (Hadoop's default and the
     /// JVM-start-up corrected estimator) and score both at 10/25/50 % progress.
     Estimate(estimate::EstimateArgs),
-    /// Statically schedule task-graph jobs on a tree data centre (seed 003: FISCH, BLIND, greedy).
+    /// Statically schedule task-graph jobs on a tree data centre (FISCH paper: FISCH, BLIND, greedy).
     DagPlan(dag::DagPlanArgs),
-    /// Print a seed 003 job (task graph of a schema) or data centre (C0-C5) as JSON.
+    /// Print a FISCH paper's job (task graph of a schema) or data centre (C0-C5) as JSON.
     DagGenerate(dag::DagGenerateArgs),
-    /// Check that a schedule of task-graph jobs is well formed (seed 003, Sect. 2).
+    /// Check that a schedule of task-graph jobs is well formed (FISCH paper, Sect. 2).
     DagCheck(dag::DagCheckArgs),
 }
 
@@ -228,7 +228,7 @@ struct BenchArgs {
     /// (--nodes x each of --tasks) and print one table.
     #[arg(long, conflicts_with_all = ["input", "policy"])]
     all: bool,
-    /// Time S-PC (seed 002): LP-Schedule, the full plan and the online
+    /// Time S-PC: LP-Schedule, the full plan and the online
     /// re-solve on Sect. VI.B instances of each of --jobs MapReduce jobs.
     #[arg(long, conflicts_with_all = ["input", "policy", "all"])]
     spc: bool,
@@ -335,7 +335,7 @@ struct SimulateArgs {
     /// Order of jobs under planned policies: weighted-remaining (least
     /// pending containers over weight first), fifo (submission order) or
     /// spc (S-PC's LP order, re-solved at each plan; weighted-remaining
-    /// above 200 open stages), or a seed 002 baseline's order:
+    /// above 200 open stages), or an S-PC baseline's order:
     /// spc-identical, spc-map-only, huwf, tetris (docs/design.md).
     #[arg(long, default_value = "weighted-remaining", value_parser = parse_job_order)]
     job_order: JobOrder,

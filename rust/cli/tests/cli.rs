@@ -242,7 +242,7 @@ fn input_errors_name_the_file_and_the_field() {
         "spindle: error: instance FILE: instance has no nodes (field \"nodes\" is empty)"
     );
     let path = temp_file("ok.json", r#"{"nodes":[{"host":"a"}]}"#);
-    // `fifo` is a job scheduler now (seed 002); `lifo` is unknown.
+    // `fifo` is a job scheduler now (S-PC's baseline); `lifo` is unknown.
     let o = spindle(&["plan", "-i", path.to_str().unwrap(), "-p", "lifo"]);
     assert_eq!(
         stderr(&o).trim_end(),

@@ -1,4 +1,4 @@
-//! `spindle repro fisch --quick` end to end (seed 003, Sect. 5.1).
+//! `spindle repro fisch --quick` end to end (the FISCH paper, Sect. 5.1).
 
 mod common;
 

@@ -1,5 +1,5 @@
 //! A small deterministic discrete-event executor for the dispatch policies of
-//! seed 000 (Sect. 6 and 7.1): every node slot frees at the node's initial
+//! Beaumont et al. (Sect. 6 and 7.1): every node slot frees at the node's initial
 //! load; whenever a slot is free, the policy's [`Rule`] picks the task it
 //! starts (from a planned queue, by stealing, or by a greedy rule), or leaves
 //! the slot idle for good. A task's duration, `size * cost / speed` with the

@@ -1,4 +1,4 @@
-//! Seed 003: every DAG policy gives well-formed schedules (checked by the
+//! The FISCH paper: every DAG policy gives well-formed schedules (checked by the
 //! independent validator) on random jobs of every schema and random trees.
 
 use proptest::prelude::*;

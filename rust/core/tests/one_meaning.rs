@@ -89,7 +89,7 @@ fn a_free_node_with_no_local_work_does_the_same_in_the_executor_and_the_session(
 #[test]
 fn delay_dispatchers_wait_their_threshold_in_the_session() {
     // 20 one-slot nodes; DS0.15 skips floor(0.15 * 20) = 3 offers, then
-    // takes a remote task (seed 004 Sect. V), as the compile-time dispatch.
+    // takes a remote task (BAR Sect. V), as the compile-time dispatch.
     let mut s = Session::new(SessionConfig {
         policy: PolicyKind::Ds15,
         ..SessionConfig::default()
@@ -176,7 +176,7 @@ fn a_priced_wait_is_the_same_in_the_executor_and_the_session() {
     assert!(session_spills(PolicyKind::Asm1Comm, 2, 600));
 }
 
-/// Seed 002's baselines mean the same in `spindle plan`, the offline
+/// S-PC's baselines mean the same in `spindle plan`, the offline
 /// planner and the Session: four tasks held by node 0 of two one-slot
 /// nodes, node 0 three times faster. Identical-machine believes them equal
 /// and splits the tasks; S-PC, Map-only, HUWF and Tetris (Algorithm 2 on

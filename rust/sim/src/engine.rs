@@ -1279,7 +1279,7 @@ pub struct StaticRun {
     pub busy_slot_s: f64,
 }
 
-/// Runs one job from a static plan, as the daemons of seed 003's Sect. 5.2
+/// Runs one job from a static plan, as the daemons of the FISCH paper's Sect. 5.2
 /// do: slot `node * slots + k` runs its tasks in the plan's order, each as
 /// soon as the slot is free, with no ResourceManager, heartbeats or AM. The
 /// costs are this simulator's, on the same block placement as [`simulate`]

@@ -19,7 +19,7 @@
 //! - [`Policy::execute`]: how it runs in the offline executor
 //!   ([`crate::execute`]): its own rule, else its plan with the fallbacks of
 //!   its [`FreeSlot`].
-//! - [`Policy::compile_time`]: seed 004's dispatchers in their compile-time
+//! - [`Policy::compile_time`]: BAR's dispatchers in their compile-time
 //!   form ([`compile_time`]).
 //!
 //! Adding a policy: a new file here defining the policy's type, its
@@ -100,8 +100,8 @@ pub trait Policy: Send + Sync {
     /// offline executor's default run ([`Self::execute`]).
     fn on_free_slot(&self) -> FreeSlot;
 
-    /// *Job order*: the application order the policy is one half of (seed
-    /// 002's policies are a job order and a placement); the Session then
+    /// *Job order*: the application order the policy is one half of
+    /// (S-PC and its baselines are a job order and a placement); the Session then
     /// orders its queues by it whatever the configured order. `None`: the
     /// configured order (`spindle.job.order`).
     fn job_order(&self) -> Option<crate::session::job_order::JobOrder> {
@@ -116,13 +116,13 @@ pub trait Policy: Send + Sync {
         None
     }
 
-    /// Whether the policy reads task durations before they run (seed 000
+    /// Whether the policy reads task durations before they run (Beaumont et al.
     /// Sect. 6.2).
     fn clairvoyant(&self) -> bool {
         false
     }
 
-    /// *Compile-time dispatch*: seed 004's baselines played out over a
+    /// *Compile-time dispatch*: BAR's baselines played out over a
     /// min-heap of servers (Sect. V.B), with start times and skipped
     /// offers; their plan is its assignment. `None` for the others.
     fn compile_time(&self, _problem: &Problem, _seed: u64) -> Option<compile_time::Dispatch> {
@@ -163,7 +163,7 @@ pub struct Dynamic {
     pub priced: bool,
 }
 
-/// A seed 002 job scheduler's Session planner: its placement, or ASM1's
+/// An S-PC job scheduler's Session planner: its placement, or ASM1's
 /// plan (logged, naming the policy) when the placement refuses the instance.
 pub(crate) fn placed_or_asm1(
     name: &str,
@@ -177,7 +177,7 @@ pub(crate) fn placed_or_asm1(
     })
 }
 
-/// The [`Policy`] of a seed 002 job scheduler (S-PC and its baselines): its
+/// The [`Policy`] of an S-PC job scheduler (S-PC and its baselines): its
 /// planner, and `order` over the Session's applications.
 macro_rules! job_scheduler_policy {
     ($ty:ty, $order:ident) => {
@@ -377,7 +377,7 @@ impl PolicyKind {
         SUMMARIES[self as usize]
     }
 
-    /// Seed 002's policies (S-PC and its baselines): the Session orders
+    /// S-PC and its baselines: the Session orders
     /// their queues by their own job order whatever the configured one, and
     /// their plans hold remote choices.
     pub fn spc_order(self) -> bool {
@@ -463,7 +463,7 @@ impl PolicyKind {
     }
 }
 
-/// A job scheduler (seed 002): orders whole jobs (weights, release times,
+/// A job scheduler (S-PC and its baselines): orders whole jobs (weights, release times,
 /// precedence) and times every task on machines of different speeds. S-PC,
 /// its locality-aware form and its baselines are one, through
 /// [`Policy::job_scheduler`]; each is also a job order over the live

@@ -826,7 +826,7 @@ impl Session {
         victim
     }
 
-    /// Stealing (seed 000 Sect. 7.1): take a task local to `node` from the
+    /// Stealing (Beaumont et al., Sect. 7.1): take a task local to `node` from the
     /// node with the longest queue. Only from a queue of at least two, so the
     /// victim keeps work for itself and two nodes never trade a single task
     /// back and forth.
@@ -972,7 +972,7 @@ struct SessionView<'a> {
 impl ClusterView for SessionView<'_> {
     type Pick = Slot;
 
-    /// ASM1 hybrids (seed 000 Sect. 7.1): a local task from the longest queue.
+    /// ASM1 hybrids (Beaumont et al., Sect. 7.1): a local task from the longest queue.
     #[inline]
     fn steal(&mut self, node: NodeId) -> Option<Slot> {
         self.s.steal(node, self.free)

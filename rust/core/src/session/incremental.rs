@@ -1,7 +1,7 @@
 //! ASM1's plan, updated between full plans (issue 11 B): located work that
 //! an ask adds (an exact input list, a host ask that grew) enters the node
 //! queues at once, one task at a time, by a bounded shortest augmenting
-//! path from the task's replica holders (seed 000, Algorithm 1 and Sect.
+//! path from the task's replica holders (Beaumont et al., Algorithm 1 and Sect.
 //! 5.2, run task-first as Harvey et al.'s ASM2): a breadth-first search over
 //! nodes, where node u reaches node v if a live task queued on u has a
 //! replica on v; the new task goes to a root and every node on the path to

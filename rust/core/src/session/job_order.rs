@@ -14,7 +14,7 @@ pub enum JobOrder {
     /// submission order. Short jobs are not queued behind long ones.
     #[default]
     WeightedRemaining,
-    /// S-PC's LP order (seed 002, Algorithm 1): every live application is
+    /// S-PC's LP order (Algorithm 1 of the S-PC paper): every live application is
     /// a job of LP-Schedule (a map stage, its located asks, and a reduce
     /// stage, its location-less asks, after it), sized by its pending
     /// containers times the mean container duration it has shown; ranked
@@ -22,17 +22,17 @@ pub enum JobOrder {
     /// ([`PlanRequest::plan`](super::PlanRequest::plan)), never at a heartbeat; above
     /// [`SPC_MAX_LP_JOBS`](super::SPC_MAX_LP_JOBS) stages it falls back to `WeightedRemaining`.
     Spc,
-    /// [`JobOrder::Spc`] as if every node had speed 1 (seed 002's
+    /// [`JobOrder::Spc`] as if every node had speed 1 (S-PC's
     /// Identical-machine baseline).
     SpcIdentical,
-    /// [`JobOrder::Spc`] over the map stages alone (seed 002's Map-only
+    /// [`JobOrder::Spc`] over the map stages alone (S-PC's Map-only
     /// baseline): the LP holds no reduce stage; an application with only
     /// reducers left (its maps done) ranks first, as its map's past `C_j`.
     SpcMapOnly,
-    /// High unit weight first (seed 002 Sect. VI.B): weight over the
+    /// High unit weight first (S-PC Sect. VI.B): weight over the
     /// execution time of the open stages (`p_j / mu_j` each), highest first.
     Huwf,
-    /// Tetris-like (seed 002 Sect. VI.B): resource-usage score, summed over
+    /// Tetris-like (S-PC Sect. VI.B): resource-usage score, summed over
     /// the open stages (`min(t_j, m) * p_j / mu_j`), smallest first;
     /// weights are not read.
     Tetris,
@@ -61,7 +61,7 @@ impl JobOrder {
         }
     }
 
-    /// Computed in planning step 2 from the applications' work (seed 002's
+    /// Computed in planning step 2 from the applications' work (S-PC's
     /// job orders), the key installed with the plan.
     pub fn computed(self) -> bool {
         !matches!(self, JobOrder::Fifo | JobOrder::WeightedRemaining)

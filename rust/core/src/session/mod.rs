@@ -488,7 +488,7 @@ struct AppState {
     groups: Vec<Group>,
     /// The last progress its AM reported (0 to 1) and when (ms), as the RM
     /// sees it at allocate; `None` before the first report. Kept for job
-    /// order planners (S-PC's remaining work, seed 002 Sect. V), beside
+    /// order planners (S-PC's remaining work, S-PC Sect. V), beside
     /// `running`; nothing reads it on the heartbeat.
     progress: Option<(f32, i64)>,
     /// The first report above zero and the container time (ms) the app had
@@ -536,7 +536,7 @@ impl AppState {
         self.run_ms + self.running as f64 * (now - self.run_since).max(0) as f64
     }
 
-    /// Remaining container time (ms) by seed 002 Sect. V's estimator, read
+    /// Remaining container time (ms) by S-PC Sect. V's estimator, read
     /// as in `crate::estimate` but over the job's container time instead of
     /// one task's wall time: the time per unit of progress is measured from
     /// the first report above zero, so the AM's and the JVMs' start-up,
@@ -722,7 +722,7 @@ mod tests;
 impl Session {
     pub fn new(mut cfg: SessionConfig) -> Session {
         if let Some(order) = cfg.policy.job_order() {
-            // Seed 002's policies are a job order and a placement together.
+            // S-PC and its baselines are a job order and a placement together.
             cfg.job_order = order;
         }
         let incr = incremental::Incremental::new();

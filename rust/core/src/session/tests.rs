@@ -1080,7 +1080,7 @@ fn zero_sized_asks_are_refused_and_tiny_ones_bounded_per_heartbeat() {
     assert_eq!(granted, super::heartbeat::MAX_GRANTS_PER_HEARTBEAT);
 }
 
-/// Seed 002 Sect. V over the AM's progress: time per unit of progress from
+/// S-PC Sect. V over the AM's progress: time per unit of progress from
 /// the first report above zero, in container time, so start-up before it
 /// does not count (Hadoop's estimate would take it in).
 #[test]

@@ -50,7 +50,7 @@ public final class SpindleCore implements Core {
     public long maxWaitMs = 3_000;
     /**
      * Order of applications under planned policies: fifo, weighted-remaining (pending containers
-     * over weight), spc (S-PC's LP order) or a seed 002 baseline's order (spc-identical,
+     * over weight), spc (S-PC's LP order) or an S-PC baseline's order (spc-identical,
      * spc-map-only, huwf, tetris); see {@code spindle.job.order}.
      */
     public String jobOrder = "weighted-remaining";

@@ -256,7 +256,7 @@ public final class AdapterTest {
       check(rec.grants.equals(Arrays.asList("attempt_A/20/1/0")), "grants " + rec.grants);
       Recorder rec2 = new Recorder();
       check(b.heartbeat("h2", 4096, 4, 2000, rec2), "served");
-      // greedy-comm's rule (seed 000 GREEDY-COMM, as in spindle plan): a task local
+      // greedy-comm's rule (Beaumont et al., GREEDY-COMM, as in spindle plan): a task local
       // to h2 first, then any other (the reducer).
       check(rec2.grants.equals(Arrays.asList("attempt_A/20/1/0", "attempt_A/10/1/2")),
           "grants " + rec2.grants);
