@@ -1,4 +1,4 @@
-//! `spindle repro fisch`: Sect. 5.1 of seed 003 (Henzinger, Singh, Wies,
+//! `spindle repro fisch`: Sect. 5.1 of the FISCH paper (Henzinger, Singh, Wies,
 //! Zufferey). Sequences of generated jobs (durations 40-120 s, objects
 //! 3-10 MB) released so that the offered load is 95 % of the total power,
 //! scheduled one after another by FISCH, BLIND and the greedy baseline;

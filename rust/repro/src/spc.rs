@@ -1,4 +1,4 @@
-//! Seed 002 (Aggarwal, Lan, Subramaniam and Xu), S-PC: the testbed of
+//! S-PC (Aggarwal, Lan, Subramaniam and Xu): the testbed of
 //! Sect. VI.A (Fig. 4(a)-(c)) and the large-scale simulation of Sect. VI.B
 //! (Fig. 7 and 8), played on S-PC's own schedule model: machines run one task
 //! at a time at their speed, so the schedule each policy computes is what
@@ -413,7 +413,7 @@ fn large_fig(fig: u8, opts: &Opts) -> Result<Report> {
     })
 }
 
-/// Every experiment of seed 002.
+/// Every experiment of the S-PC paper.
 pub fn run(opts: &Opts) -> Result<Vec<Report>> {
     let small = opts.runs_or(10) * 3 * 3;
     let large_points = if opts.quick { 2 } else { 5 };
@@ -439,7 +439,7 @@ pub fn bench(job_counts: &[usize], repeat: usize) -> Result<String> {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "S-PC on seed 002 Sect. VI.B instances (N jobs = N/2 MapReduce jobs of a map and a reduce stage, N/2 machines, 1-50 map and 1-50 reduce tasks a MapReduce job), best of {repeat} runs"
+        "S-PC on the S-PC paper's Sect. VI.B instances (N jobs = N/2 MapReduce jobs of a map and a reduce stage, N/2 machines, 1-50 map and 1-50 reduce tasks a MapReduce job), best of {repeat} runs"
     );
     let _ = writeln!(
         s,
