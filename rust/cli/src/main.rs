@@ -272,18 +272,22 @@ struct SimulateArgs {
     /// Job file (JSON; the format is in docs/simulator.md). Overrides --workload.
     #[arg(long)]
     jobs: Option<PathBuf>,
-    /// wordcount, terasort, mixed, or swim:FILE (a SWIM Facebook trace).
-    #[arg(long, default_value = "mixed")]
+    /// fb2009-6h (six hours of SWIM's Facebook 2009 trace, shipped with
+    /// Spindle, run busy: see --load), wordcount, terasort, mixed (40 WordCount and TeraSort
+    /// jobs), or swim:FILE (a SWIM Facebook trace).
+    #[arg(long, default_value = "fb2009-6h")]
     workload: String,
     /// Keep only the first N jobs of the workload.
     #[arg(long)]
     max_jobs: Option<usize>,
     /// Scale the gaps between submissions so that the cluster's offered load
     /// is about U (0 < U <= 1); the utilisation reached is the `util` column.
+    /// Default: 0.85 for fb2009-6h, the workload's own times otherwise.
     #[arg(long, value_name = "U")]
     load: Option<f64>,
-    /// Policy to run; repeat for several (same cluster and workload each time).
-    #[arg(long = "policy", short = 'p', default_values_t = ["hadoop-default".to_string(), "hadoop-fair".to_string(), "asm1".to_string(), "asm1-comm".to_string()])]
+    /// Policy to run; repeat for several (same cluster and workload each
+    /// time). Default: the stock schedulers' models and Spindle's default.
+    #[arg(long = "policy", short = 'p', default_values_t = ["hadoop-default".to_string(), "hadoop-fair".to_string(), "asm1".to_string()])]
     policies: Vec<String>,
     /// Random seed (placement, heartbeat phases, JVM start-up times).
     #[arg(long, default_value_t = 1)]
@@ -633,10 +637,15 @@ fn cmd_simulate(a: SimulateArgs, limits: &Limits) -> Result<()> {
             limits.max_nodes
         );
     }
-    let jobs = match &a.jobs {
-        Some(path) => spindle_sim::workload::read_job_file(path, limits.max_input_bytes)?,
+    let (jobs, default_load) = match &a.jobs {
+        Some(path) => (
+            spindle_sim::workload::read_job_file(path, limits.max_input_bytes)?,
+            None,
+        ),
         None => {
-            Workload::parse(&a.workload)?.jobs(a.nodes, a.seed, None, limits.max_input_bytes)?
+            let w = Workload::parse(&a.workload)?;
+            let jobs = w.jobs(a.nodes, a.seed, None, limits.max_input_bytes)?;
+            (jobs, w.default_load())
         }
     };
     let mut jobs: Vec<_> = jobs
@@ -669,9 +678,11 @@ fn cmd_simulate(a: SimulateArgs, limits: &Limits) -> Result<()> {
     };
     cfg.set_slots(a.slots)
         .map_err(|e| anyhow::anyhow!("--slots {}: {e}", a.slots))?;
-    let load = match a.load {
-        Some(u) => Some(spindle_sim::scale_to_load(&mut jobs, &cfg, u)?),
-        None => None,
+    let load = match (a.load, default_load) {
+        (Some(u), _) => Some(spindle_sim::scale_to_load(&mut jobs, &cfg, u)?),
+        // A workload's own load applies where it can: one job has no gaps.
+        (None, Some(u)) => spindle_sim::scale_to_load(&mut jobs, &cfg, u).ok(),
+        (None, None) => None,
     };
     if a.record_events.is_some() && policies.len() != 1 {
         bail!("--record-events records one policy; give exactly one --policy");
@@ -717,7 +728,13 @@ fn cmd_simulate(a: SimulateArgs, limits: &Limits) -> Result<()> {
             let out = serde_json::json!({"seed": a.seed, "load": load, "policies": runs});
             emit(&(serde_json::to_string_pretty(&out)? + "\n"))
         }
-        Format::Table => emit(&simulate_table(&cfg, jobs.len(), load, &runs)),
+        Format::Table => {
+            let workload = match &a.jobs {
+                Some(path) => path.display().to_string(),
+                None => a.workload.clone(),
+            };
+            emit(&simulate_table(&cfg, &workload, jobs.len(), load, &runs))
+        }
     }
 }
 
@@ -813,8 +830,13 @@ fn progress_bar(message: &str) -> indicatif::ProgressBar {
     bar
 }
 
+/// Jobs listed one by one below the policy table; a longer workload gets
+/// a summary (`--format json` has every job).
+const JOB_LINES_MAX: usize = 40;
+
 fn simulate_table(
     cfg: &SimConfig,
+    workload: &str,
     jobs: usize,
     load: Option<spindle_sim::LoadScaling>,
     runs: &[spindle_sim::SimResult],
@@ -822,7 +844,7 @@ fn simulate_table(
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{} nodes in {} racks, {} containers each; {} jobs; seed {}.",
+        "{} nodes in {} racks, {} containers each; {} jobs ({workload}); seed {}.",
         cfg.nodes,
         cfg.racks,
         cfg.slots(),
@@ -873,6 +895,10 @@ fn simulate_table(
         );
     }
     let _ = writeln!(s);
+    if jobs > JOB_LINES_MAX {
+        job_summary(&mut s, runs);
+        return s;
+    }
     let _ = write!(
         s,
         "{:<14} {:>9} {:>6} {:>4}",
@@ -894,6 +920,47 @@ fn simulate_table(
         let _ = writeln!(s);
     }
     s
+}
+
+/// Job completion times of a long run: percentiles, and the mean by job
+/// size (a heavy-tailed trace is mostly small jobs behind a few big ones).
+fn job_summary(s: &mut String, runs: &[spindle_sim::SimResult]) {
+    let _ = writeln!(
+        s,
+        "{:<16} {:>9} {:>9} {:>9} {:>9}   job completion time, s",
+        "policy", "p50", "p90", "p99", "max"
+    );
+    for r in runs {
+        let q = |x| r.jct_quantile(x);
+        let _ = writeln!(
+            s,
+            "{:<16} {:>9.1} {:>9.1} {:>9.1} {:>9.1}",
+            r.policy,
+            q(0.5),
+            q(0.9),
+            q(0.99),
+            q(1.0)
+        );
+    }
+    let _ = writeln!(s);
+    // Size classes with jobs in them (every run has the same jobs).
+    let counts = runs[0].mean_jct_by_size();
+    let shown: Vec<usize> = (0..counts.len()).filter(|&k| counts[k].0 > 0).collect();
+    let _ = write!(s, "{:<16}", "policy");
+    for &k in &shown {
+        let label = spindle_sim::report::SIZE_CLASSES[k].0;
+        let _ = write!(s, " {:>16}", format!("{label} ({})", counts[k].0));
+    }
+    let _ = writeln!(s, "   mean JCT s by maps (jobs)");
+    for r in runs {
+        let _ = write!(s, "{:<16}", r.policy);
+        let by_size = r.mean_jct_by_size();
+        for &k in &shown {
+            let _ = write!(s, " {:>16.1}", by_size[k].1);
+        }
+        let _ = writeln!(s);
+    }
+    let _ = writeln!(s, "\nEvery job: --format json.");
 }
 
 fn cmd_bench(a: BenchArgs, limits: &Limits) -> Result<()> {
