@@ -111,31 +111,29 @@ fn slug(heading: &str) -> String {
         .collect()
 }
 
-fn anchors(text: &str) -> HashSet<String> {
+/// The lines of `text` outside code fences.
+fn prose(text: &str) -> impl Iterator<Item = &str> {
     let mut fence = false;
-    let mut out = HashSet::new();
-    for line in text.lines() {
+    text.lines().filter(move |line| {
         if line.starts_with("```") {
             fence = !fence;
-        } else if !fence && line.starts_with('#') {
-            out.insert(slug(line.trim_start_matches('#')));
+            return false;
         }
-    }
-    out
+        !fence
+    })
+}
+
+fn anchors(text: &str) -> HashSet<String> {
+    prose(text)
+        .filter(|line| line.starts_with('#'))
+        .map(|line| slug(line.trim_start_matches('#')))
+        .collect()
 }
 
 /// `(target)` of every `[text](target)` outside code.
 fn links(text: &str) -> Vec<String> {
-    let mut fence = false;
     let mut out = Vec::new();
-    for line in text.lines() {
-        if line.starts_with("```") {
-            fence = !fence;
-            continue;
-        }
-        if fence {
-            continue;
-        }
+    for line in prose(text) {
         let mut rest = line;
         while let Some(i) = rest.find("](") {
             let after = &rest[i + 2..];
