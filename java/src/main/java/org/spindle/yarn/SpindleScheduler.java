@@ -106,6 +106,9 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
   private CoreBridge bridge;
   private final ResourceCalculator calculator = new DefaultResourceCalculator();
   private final Resource usedResource = Resources.createResource(0, 0);
+  /** The available resources last given to the queue metrics (reused). */
+  private final Resource available = Resources.createResource(0, 0);
+  private boolean availableSet;
   /** Reused per heartbeat: allocations on the node being served. */
   private final NodeSink sink = new NodeSink();
   private final CoreSink coreSink = new CoreSink();
@@ -429,6 +432,8 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
       if (!isEmpty(blacklistAdditions) || !isEmpty(blacklistRemovals)) {
         resyncAllAsks(app); // blacklisted hosts and racks ask for nothing in the core
       }
+      // Headroom when the AM asks, not for every app on every node heartbeat.
+      updateAppHeadRoom(app);
       Resource headroom = app.getHeadroom();
       app.setApplicationHeadroomForMetrics(headroom);
       return new Allocation(app.pullNewlyAllocatedContainers(), headroom, null, null, null,
@@ -637,12 +642,6 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
       fifo(node, true);
     }
     sink.node = null;
-    for (SchedulerApplication<SpindleAppAttempt> app : applications.values()) {
-      SpindleAppAttempt attempt = app.getCurrentAppAttempt();
-      if (attempt != null) {
-        updateAppHeadRoom(attempt);
-      }
-    }
   }
 
   /** FifoScheduler's pass on this node, over every app or only those the core lost. */
@@ -698,10 +697,12 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
         bridge.containerFinished(sink.node.getNodeName(), app);
       }
       if (done < count) {
-        // The core booked these as granted: give it back what the RM still asks for.
+        // The core booked these as granted, lowering only this node's host,
+        // its rack and ANY (as AppSchedulingInfo does): give it back the RM's
+        // counts of those three names, not the app's whole ask set.
         SpindleAppAttempt attempt = getApplicationAttempt((ApplicationAttemptId) app);
         if (attempt != null && attempt.getApplicationAttemptId().equals(app)) {
-          resyncAsks(attempt, priority);
+          resyncPlaces(attempt, priority, sink.node.getNodeName(), sink.node.getRackName());
         }
       }
       return done;
@@ -779,8 +780,23 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     attempt.setHeadroom(Resources.subtract(getClusterResource(), usedResource));
   }
 
+  /**
+   * The queue's available resources, set only when they changed: a
+   * heartbeat that allocates nothing makes no Resource and no metrics call.
+   */
   private void updateAvailableResourcesMetrics() {
-    metrics.setAvailableResourcesToQueue(Resources.subtract(getClusterResource(), usedResource));
+    Resource cluster = getClusterResource();
+    long mb = cluster.getMemorySize() - usedResource.getMemorySize();
+    int vcores = cluster.getVirtualCores() - usedResource.getVirtualCores();
+    if (mb == available.getMemorySize() && vcores == available.getVirtualCores()
+        && availableSet) {
+      return;
+    }
+    available.setMemorySize(mb);
+    available.setVirtualCores(vcores);
+    availableSet = true;
+    // QueueMetrics copies the values out; the object is reused.
+    metrics.setAvailableResourcesToQueue(available);
   }
 
   @Override
@@ -917,8 +933,16 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     super.completedContainer(rmContainer, status, event);
     if (recovers) {
       SpindleAppAttempt attempt = getCurrentAttemptForContainer(rmContainer.getContainerId());
+      FiCaSchedulerNode node = (FiCaSchedulerNode) getNode(rmContainer.getAllocatedNode());
       if (attempt != null) {
-        resyncAsks(attempt, rmContainer.getAllocatedSchedulerKey().getPriority().getPriority());
+        int priority = rmContainer.getAllocatedSchedulerKey().getPriority().getPriority();
+        if (node != null) {
+          // The recovered requests are those the allocation lowered: the
+          // node's host, its rack and ANY.
+          resyncPlaces(attempt, priority, node.getNodeName(), node.getRackName());
+        } else {
+          resyncAsks(attempt, priority);
+        }
       }
     }
   }
@@ -958,6 +982,55 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
         }
       }
       bridge.resync(attempt.getApplicationAttemptId(), priority, asks);
+    }
+  }
+
+  /**
+   * {@link #resyncAsks} for only {@code host}, {@code rack} and ANY: the
+   * names one allocation on a node lowers in AppSchedulingInfo and in the
+   * core, so the only counts a refused or recovered grant can leave out of
+   * step. Map lookups, not a walk over the app's asks.
+   */
+  private void resyncPlaces(SpindleAppAttempt attempt, int priority, String host, String rack) {
+    synchronized (attempt) {
+      if (attempt.isStopped()) {
+        return;
+      }
+      String[] names = {host, rack, ResourceRequest.ANY};
+      int[] counts = new int[names.length];
+      ResourceRequest[] shapes = new ResourceRequest[names.length];
+      for (SchedulerRequestKey key : attempt.getSchedulerKeys()) {
+        if (key.getPriority().getPriority() != priority) {
+          continue;
+        }
+        AppPlacementAllocator<FiCaSchedulerNode> placement =
+            attempt.getAppSchedulingInfo().getAppPlacementAllocator(key);
+        if (placement == null) {
+          continue;
+        }
+        Map<String, ResourceRequest> requests = placement.getResourceRequests();
+        for (int i = 0; i < names.length; i++) {
+          ResourceRequest r = requests.get(names[i]);
+          if (r == null) {
+            continue;
+          }
+          boolean blocked = i < 2 && attempt.isPlaceBlacklisted(names[i]);
+          counts[i] += blocked ? 0 : r.getNumContainers();
+          if (shapes[i] == null) {
+            shapes[i] = r;
+          }
+        }
+      }
+      ResourceRequest any = shapes[2];
+      List<CoreBridge.Ask> asks = new ArrayList<>(names.length);
+      for (int i = 0; i < names.length; i++) {
+        ResourceRequest shape = shapes[i] != null ? shapes[i] : any;
+        Resource c = shape == null ? null : shape.getCapability();
+        asks.add(new CoreBridge.Ask(priority, names[i], counts[i],
+            c == null ? 0 : c.getMemorySize(), c == null ? 0 : c.getVirtualCores(),
+            shape == null || shape.getRelaxLocality()));
+      }
+      bridge.asks(attempt.getApplicationAttemptId(), asks);
     }
   }
 
