@@ -27,6 +27,15 @@ import org.apache.hadoop.yarn.sls.SLSRunner;
  * jobruntime.csv) and the root queue's node-local / rack-local / off-switch
  * counters, as JSON.
  *
+ * <p>NOT WORKING YET (issue 23, part 2; see /work/helpers/rmbench-note.md):
+ * on 3.4.2 {@code SLSRunner.start} casts the scheduler to SLS's
+ * {@code SchedulerWrapper} (ClassCastException for SpindleScheduler: an
+ * {@code org.spindle.yarn.sls.SLSSpindleScheduler} wrapper is needed), and
+ * SLS's AMRunner refused every job of the generated trace ("Cannot
+ * deserialize value of type String from Array"): compare {@link #writeTrace}
+ * with hadoop-sls's src/test/resources/inputsls.json. The JVM needs
+ * {@code --add-opens java.base/java.lang=ALL-UNNAMED} (Guice in the RM webapp).
+ *
  * <pre>
  *   SlsBench --scheduler capacity|fair|spindle --nodes N --jobs J --maps M
  *            --task-ms T --out DIR [--policy P] [--seed S]
@@ -114,6 +123,12 @@ public final class SlsBench {
     String lib = System.getProperty("spindle.library.path", "");
     if (!lib.isEmpty()) {
       conf.set("spindle.library.path", lib);
+    }
+    // Ephemeral ports: another RM (hadoop-bench) may hold the defaults.
+    for (String key : new String[] {YarnConfiguration.RM_ADDRESS,
+        YarnConfiguration.RM_SCHEDULER_ADDRESS, YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS,
+        YarnConfiguration.RM_ADMIN_ADDRESS, YarnConfiguration.RM_WEBAPP_ADDRESS}) {
+      conf.set(key, "127.0.0.1:0");
     }
     conf.setBoolean("yarn.sls.metrics.switch", false);
     conf.setInt("yarn.sls.nm.memory.mb", 8192);
