@@ -964,16 +964,8 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
         return;
       }
       List<CoreBridge.Ask> asks = new ArrayList<>();
-      for (SchedulerRequestKey key : attempt.getSchedulerKeys()) {
-        if (key.getPriority().getPriority() != priority) {
-          continue;
-        }
-        AppPlacementAllocator<FiCaSchedulerNode> placement =
-            attempt.getAppSchedulingInfo().getAppPlacementAllocator(key);
-        if (placement == null) {
-          continue;
-        }
-        for (ResourceRequest r : placement.getResourceRequests().values()) {
+      for (Map<String, ResourceRequest> requests : requestsAt(attempt, priority)) {
+        for (ResourceRequest r : requests.values()) {
           String name = r.getResourceName();
           boolean blocked = !ResourceRequest.ANY.equals(name) && attempt.isPlaceBlacklisted(name);
           Resource c = r.getCapability();
@@ -999,16 +991,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
       String[] names = {host, rack, ResourceRequest.ANY};
       int[] counts = new int[names.length];
       ResourceRequest[] shapes = new ResourceRequest[names.length];
-      for (SchedulerRequestKey key : attempt.getSchedulerKeys()) {
-        if (key.getPriority().getPriority() != priority) {
-          continue;
-        }
-        AppPlacementAllocator<FiCaSchedulerNode> placement =
-            attempt.getAppSchedulingInfo().getAppPlacementAllocator(key);
-        if (placement == null) {
-          continue;
-        }
-        Map<String, ResourceRequest> requests = placement.getResourceRequests();
+      for (Map<String, ResourceRequest> requests : requestsAt(attempt, priority)) {
         for (int i = 0; i < names.length; i++) {
           ResourceRequest r = requests.get(names[i]);
           if (r == null) {
@@ -1032,6 +1015,23 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
       }
       bridge.asks(attempt.getApplicationAttemptId(), asks);
     }
+  }
+
+  /** The RM's requests by resource name of each of the attempt's scheduler keys at {@code priority}. */
+  private static List<Map<String, ResourceRequest>> requestsAt(SpindleAppAttempt attempt,
+      int priority) {
+    List<Map<String, ResourceRequest>> out = new ArrayList<>(1);
+    for (SchedulerRequestKey key : attempt.getSchedulerKeys()) {
+      if (key.getPriority().getPriority() != priority) {
+        continue;
+      }
+      AppPlacementAllocator<FiCaSchedulerNode> placement =
+          attempt.getAppSchedulingInfo().getAppPlacementAllocator(key);
+      if (placement != null) {
+        out.add(placement.getResourceRequests());
+      }
+    }
+    return out;
   }
 
   /** {@link #resyncAsks} for every priority the attempt asks at. */

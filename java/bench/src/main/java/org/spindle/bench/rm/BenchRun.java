@@ -57,11 +57,11 @@ import org.spindle.yarn.SpindleSettings;
  * The cluster first warms up until it is full (or stops filling), then the
  * window of {@code seconds} is measured.
  */
-final class BenchRun {
+public final class BenchRun {
   static final String CS = "yarn.scheduler.capacity.";
 
   /** The schedulers by bench name: the RM's scheduler class and what it adds to the conf. */
-  static final Map<String, String> SCHEDULERS = new LinkedHashMap<>();
+  public static final Map<String, String> SCHEDULERS = new LinkedHashMap<>();
 
   static {
     SCHEDULERS.put("capacity",

@@ -145,7 +145,7 @@ public final class RmBench {
       if (!warmupSet) {
         o.warmupSeconds = 5;
       }
-      o.maxWarmupSeconds = Math.min(o.maxWarmupSeconds, 30);
+      o.maxWarmupSeconds = Math.min(o.maxWarmupSeconds, 15);
     }
     if (child) {
       runChild(o, result);

@@ -18,6 +18,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
 import org.apache.hadoop.yarn.sls.RMRunner;
 import org.apache.hadoop.yarn.sls.SLSRunner;
+import org.spindle.bench.rm.BenchRun;
 
 /**
  * One scheduler in Hadoop's Scheduler Load Simulator (hadoop-sls, in this
@@ -44,15 +45,6 @@ import org.apache.hadoop.yarn.sls.SLSRunner;
 public final class SlsBench {
   private SlsBench() {}
 
-  static final Map<String, String> SCHEDULERS = new LinkedHashMap<>();
-
-  static {
-    SCHEDULERS.put("capacity",
-        "org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler");
-    SCHEDULERS.put("fair",
-        "org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler");
-    SCHEDULERS.put("spindle", "org.spindle.yarn.SpindleScheduler");
-  }
 
   static final int PER_RACK = 20;
 
@@ -99,9 +91,9 @@ public final class SlsBench {
     if (args.length % 2 != 0) {
       fail("every argument takes a value: " + String.join(" ", args));
     }
-    String cls = SCHEDULERS.get(scheduler);
+    String cls = BenchRun.SCHEDULERS.get(scheduler);
     if (cls == null) {
-      fail("--scheduler: one of " + SCHEDULERS.keySet() + ", got \"" + scheduler + "\"");
+      fail("--scheduler: one of " + BenchRun.SCHEDULERS.keySet() + ", got \"" + scheduler + "\"");
     }
     if (nodes < 1 || nodes > 100_000 || jobs < 1 || jobs > 10_000 || maps < 1
         || maps > 100_000 || taskMs < 1 || taskMs > 3_600_000) {
