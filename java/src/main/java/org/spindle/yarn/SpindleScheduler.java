@@ -364,6 +364,23 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     // Under the scheduler's monitor, as FifoScheduler: recovery adds to
     // usedResource, which completions (also under the monitor) subtract from.
     super.recoverContainersOnNode(containerReports, nm);
+    FiCaSchedulerNode node = (FiCaSchedulerNode) getNode(nm.getNodeID());
+    if (node == null || containerReports == null) {
+      return;
+    }
+    // The core comes back with the running containers too: they load their
+    // node in its next plan, and their ends are reported like its own grants'.
+    for (NMContainerStatus report : containerReports) {
+      ContainerId id = report.getContainerId();
+      SpindleAppAttempt attempt = getCurrentAttemptForContainer(id);
+      if (attempt == null || attempt.getRMContainer(id) == null || coreContainers.contains(id)
+          || !attempt.getApplicationAttemptId().equals(id.getApplicationAttemptId())) {
+        continue; // not recovered (killed, completed, an old attempt's), or counted already
+      }
+      if (bridge.containerRecovered(node.getNodeName(), attempt.getApplicationAttemptId())) {
+        coreContainers.add(id);
+      }
+    }
   }
 
   @Override

@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.protocolrecords.AllocateResponse;
+import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerState;
@@ -26,6 +27,7 @@ import org.apache.hadoop.yarn.api.records.Priority;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockRM;
@@ -142,6 +144,13 @@ public final class MockCluster implements AutoCloseable {
     RMApp app = MockRMAppSubmitter.submit(rm,
         MockRMAppSubmissionData.Builder.createWithMemory(GB, rm).withAppName(name).build());
     return MockRM.launchAndRegisterAM(app, rm, nm(amHost));
+  }
+
+  /** A NodeManager's report of a running container of {@code attempt} (1 GB, 1 vcore). */
+  static NMContainerStatus running(ApplicationAttemptId attempt, long id, int priority) {
+    return NMContainerStatus.newInstance(ContainerId.newContainerId(attempt, id), 0,
+        ContainerState.RUNNING, Resource.newInstance(GB, 1), "", 0, Priority.newInstance(priority),
+        System.currentTimeMillis());
   }
 
   /**

@@ -6,6 +6,7 @@ import static org.junit.Assert.assertTrue;
 import static org.spindle.yarn.MockCluster.GB;
 import static org.spindle.yarn.MockCluster.asks;
 import static org.spindle.yarn.MockCluster.hostsOf;
+import static org.spindle.yarn.MockCluster.running;
 
 import java.io.File;
 import java.io.IOException;
@@ -25,7 +26,6 @@ import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerState;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.NodeId;
-import org.apache.hadoop.yarn.api.records.Priority;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceBlacklistRequest;
 import org.apache.hadoop.yarn.api.records.ResourceOption;
@@ -514,11 +514,5 @@ public class TestSchedulerScenarios {
         }
       }
     }
-  }
-
-  private static NMContainerStatus running(ApplicationAttemptId attempt, long id, int priority) {
-    return NMContainerStatus.newInstance(ContainerId.newContainerId(attempt, id), 0,
-        ContainerState.RUNNING, Resource.newInstance(GB, 1), "", 0, Priority.newInstance(priority),
-        System.currentTimeMillis());
   }
 }

@@ -3,19 +3,28 @@ package org.spindle.yarn;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 import static org.spindle.yarn.MockCluster.asks;
+import static org.spindle.yarn.MockCluster.running;
 
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import javax.management.ObjectName;
 import org.apache.hadoop.yarn.api.protocolrecords.AllocateRequest;
+import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.ContainerState;
 import org.apache.hadoop.yarn.api.records.ResourceBlacklistRequest;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
+import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
+import org.apache.hadoop.yarn.server.resourcemanager.MockRM;
+import org.apache.hadoop.yarn.server.resourcemanager.recovery.MemoryRMStateStore;
 import org.junit.After;
 import org.junit.Test;
 import org.spindle.core.Core;
@@ -81,6 +90,92 @@ public class TestSpindleScheduler {
               Collections.<String>emptyList(), Arrays.asList("h1"))));
       assertTrue("h1 off the blacklist: its ask is back: " + log[0].asks,
           log[0].asks.contains("20 h1 1"));
+    }
+  }
+
+  /** Records the containers the core is told were recovered, and the ends of containers. */
+  static final class RecoveryLog extends ForwardingCore {
+    final List<String> recovered = Collections.synchronizedList(new ArrayList<>());
+    final List<String> finished = Collections.synchronizedList(new ArrayList<>());
+
+    RecoveryLog(Core inner) {
+      super(inner);
+    }
+
+    @Override
+    public void containerRecovered(int node, int app) {
+      recovered.add(node + "/" + app);
+      super.containerRecovered(node, app);
+    }
+
+    @Override
+    public void containerFinished(int node, int app) {
+      finished.add(node + "/" + app);
+      super.containerFinished(node, app);
+    }
+  }
+
+  /**
+   * Issue 22 item 5: after a work-preserving RM restart the core comes back
+   * with the running containers the NodeManagers report (the AM's and two
+   * maps'), counts them on their nodes, and takes their ends without an
+   * error.
+   */
+  @Test
+  public void recoveredContainersReachTheCore() throws Exception {
+    YarnConfiguration conf = MockCluster.conf(Sched.SPINDLE);
+    conf.setBoolean(YarnConfiguration.RECOVERY_ENABLED, true);
+    conf.setBoolean(YarnConfiguration.RM_WORK_PRESERVING_RECOVERY_ENABLED, true);
+    conf.setLong(YarnConfiguration.RM_WORK_PRESERVING_RECOVERY_SCHEDULING_WAIT_MS, 0);
+    conf.set(YarnConfiguration.RM_STORE, MemoryRMStateStore.class.getName());
+    MemoryRMStateStore store = new MemoryRMStateStore();
+    store.init(conf);
+    try (MockCluster c1 = new MockCluster(Sched.SPINDLE, conf, store)) {
+      MockAM am = c1.launchApp("recover", "h4");
+      am.allocate(asks(20, 2, "h1", "h2"), null);
+      List<Grant> g = c1.drive(am, 2, 30, "h1", "h2", "h3", "h4");
+      assertEquals(g.toString(), 2, g.size());
+      c1.launch(g);
+      ApplicationAttemptId attempt = am.getApplicationAttemptId();
+      RecoveryLog[] log = new RecoveryLog[1];
+      CoreSetup.factory = s -> log[0] = new RecoveryLog(CoreSetup.open(s));
+      MockRM rm2 = new MockRM(conf, store);
+      try {
+        rm2.start();
+        Map<String, List<NMContainerStatus>> reports = new HashMap<>();
+        reports.computeIfAbsent("h4", k -> new ArrayList<>()).add(running(attempt, 1, 0));
+        for (Grant x : g) {
+          reports.computeIfAbsent(x.host, k -> new ArrayList<>())
+              .add(running(attempt, x.id().getContainerId(), 20));
+        }
+        Map<String, MockNM> nms = new HashMap<>();
+        for (String h : new String[] {"h1", "h2", "h3", "h4"}) {
+          MockNM nm = c1.nm(h);
+          nm.setResourceTrackerService(rm2.getResourceTrackerService());
+          nm.registerNode(reports.getOrDefault(h, Collections.<NMContainerStatus>emptyList()),
+              Collections.singletonList(attempt.getApplicationId()));
+          nms.put(h, nm);
+        }
+        rm2.drainEvents();
+        for (int i = 0; i < 50 && log[0].recovered.size() < 3; i++) {
+          Thread.sleep(100);
+        }
+        assertEquals("the AM and both maps reach the core: " + log[0].recovered, 3,
+            log[0].recovered.size());
+        // A recovered map ends: the core takes its end like one of its own grants'.
+        Grant done = g.get(0);
+        nms.get(done.host).nodeHeartbeat(attempt, done.id().getContainerId(),
+            ContainerState.COMPLETE);
+        rm2.drainEvents();
+        for (int i = 0; i < 50 && log[0].finished.isEmpty(); i++) {
+          Thread.sleep(100);
+        }
+        assertEquals("its end reaches the core: " + log[0].finished, 1, log[0].finished.size());
+        SpindleScheduler sch = (SpindleScheduler) rm2.getResourceScheduler();
+        assertEquals("core errors", 0, sch.getCoreErrors());
+      } finally {
+        rm2.stop();
+      }
     }
   }
 
