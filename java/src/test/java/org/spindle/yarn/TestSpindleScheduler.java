@@ -24,7 +24,11 @@ import org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockRM;
+import org.apache.hadoop.yarn.server.resourcemanager.MockRMAppSubmissionData;
+import org.apache.hadoop.yarn.server.resourcemanager.MockRMAppSubmitter;
 import org.apache.hadoop.yarn.server.resourcemanager.recovery.MemoryRMStateStore;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState;
 import org.junit.After;
 import org.junit.Test;
 import org.spindle.core.Core;
@@ -176,6 +180,59 @@ public class TestSpindleScheduler {
       } finally {
         rm2.stop();
       }
+    }
+  }
+
+  /** Submits an app with a {@code mb} AM and does not wait for it. */
+  private static RMApp submit(MockCluster c, String name, int mb) throws Exception {
+    return MockRMAppSubmitter.submit(c.rm,
+        MockRMAppSubmissionData.Builder.createWithMemory(mb, c.rm).withAppName(name).build());
+  }
+
+  /** Heartbeats every node a few times; whether each app's AM container was allocated. */
+  private static boolean[] amsAllocated(MockCluster c, RMApp... apps) throws Exception {
+    for (int r = 0; r < 3; r++) {
+      for (String h : MockCluster.HOSTS) {
+        c.nm(h).nodeHeartbeat(true);
+      }
+      c.rm.drainEvents();
+    }
+    boolean[] out = new boolean[apps.length];
+    for (int i = 0; i < apps.length; i++) {
+      out[i] = apps[i].getCurrentAppAttempt() != null
+          && apps[i].getCurrentAppAttempt().getMasterContainer() != null;
+    }
+    return out;
+  }
+
+  /**
+   * Concurrent jobs must not fill the cluster with AMs: past
+   * spindle.am.max-share the next AM waits for a running one to end, as the
+   * CapacityScheduler and the FairScheduler keep theirs. 4 x 8 GB at 0.1:
+   * one 2 GB AM runs, the second waits until the first app ends.
+   */
+  @Test
+  public void applicationMastersWaitPastTheirShare() throws Exception {
+    YarnConfiguration conf = MockCluster.conf(Sched.SPINDLE);
+    conf.set(SpindleSettings.AM_MAX_SHARE, "0.1");
+    try (MockCluster c = new MockCluster(Sched.SPINDLE, conf, null)) {
+      RMApp a = submit(c, "first", 2 * MockCluster.GB);
+      RMApp b = submit(c, "second", 2 * MockCluster.GB);
+      boolean[] got = amsAllocated(c, a, b);
+      assertTrue("the first AM runs", got[0]);
+      assertTrue("the second AM waits: 4 GB of AMs is over 0.1 of 32 GB", !got[1]);
+      c.rm.killApp(a.getApplicationId());
+      c.rm.waitForState(a.getApplicationId(), RMAppState.KILLED);
+      got = amsAllocated(c, b);
+      assertTrue("the second AM runs once the first app ended", got[0]);
+    }
+    // The whole cluster as the share: both run at once.
+    conf.set(SpindleSettings.AM_MAX_SHARE, "1");
+    try (MockCluster c = new MockCluster(Sched.SPINDLE, conf, null)) {
+      RMApp a = submit(c, "first", 2 * MockCluster.GB);
+      RMApp b = submit(c, "second", 2 * MockCluster.GB);
+      boolean[] got = amsAllocated(c, a, b);
+      assertTrue("both AMs run", got[0] && got[1]);
     }
   }
 
