@@ -170,6 +170,64 @@ def timeline_joins_the_rm_log_and_the_am_syslog():
         assert "container-seconds free while maps waited: 6.0" in text, text
 
 
+def bench():
+    """scripts/hadoop-bench itself, loaded as a module (it runs nothing on import)."""
+    import importlib.machinery
+    import importlib.util
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "hadoop-bench")
+    loader = importlib.machinery.SourceFileLoader("hadoop_bench_script", path)
+    spec = importlib.util.spec_from_loader(loader.name, loader)
+    m = importlib.util.module_from_spec(spec)
+    loader.exec_module(m)
+    return m
+
+
+@test
+def capacity_spindle_checks_its_allocator_and_the_stock_locality():
+    b = bench()
+
+    class Args:
+        mix = None
+    stock = dict(run("capacity", "wordcount", 60, local=6, maps=8), note="", blocks="", core_errors=None,
+                 fallback_heartbeats=None)
+    cs = dict(run("capacity-spindle", "wordcount", 55, local=7, maps=8), note="", blocks="exact",
+              core_errors=0, fallback_heartbeats=2, spindle_grants=11, vetoes=3, lifted_vetoes=0)
+    out = {c["check"]: c for c in b.verdicts([stock, cs], [], Args)}
+    placed = [c for k, c in out.items() if "placed by Spindle's allocator" in k]
+    local = [c for k, c in out.items() if "as many data-local maps as the stock" in k]
+    assert len(placed) == 1 and placed[0]["passed"], out
+    assert len(local) == 1 and local[0]["passed"] and "7 against 6 of 8" in local[0]["detail"], local
+    # No allocator of Spindle's placed the job (a silent fallback), fewer data-local maps, a core error.
+    cs.update(spindle_grants=0, data_local=5, core_errors=1)
+    assert not [c for c in b.verdicts([stock, dict(cs, spindle_grants=11, core_errors=0, data_local=7,
+                                                       spindle_warns=["WARN cs.CsRuntime: delays"])], [], Args)
+                if "no WARN" in c["check"]][0]["passed"]
+    out = {c["check"]: c for c in b.verdicts([stock, cs], [], Args)}
+    assert not [c for k, c in out.items() if "placed by Spindle's allocator" in k][0]["passed"]
+    assert not [c for k, c in out.items() if "as many data-local maps" in k][0]["passed"]
+    # The two-queue entries share their queues, and Spindle's adds only the documented lines.
+    assert b.queues_of("capacity-spindle") == b.queues_of("capacity-2q") == {"a": 50, "b": 50}
+    assert b.SCHEDULERS["capacity-spindle"][1] == "org.spindle.yarn.cs.SpindleCapacityScheduler"
+    # Its capacity-scheduler.xml: the stock one's queues plus exactly the documented lines.
+    import re
+
+    class A:
+        hosts, racks, replication, block_mb, slots, quick, estimator = 2, 1, 1, 4, 3, False, "legacy"
+    with tempfile.TemporaryDirectory() as d:
+        cl = b.Cluster(A, d, "x.jar", d)
+        read = {}
+        for name, on in (("stock", False), ("spindle", True)):
+            with open(os.path.join(cl.write_conf(name, queues={"a": 50, "b": 50}, spindle_cs=on),
+                                   "capacity-scheduler.xml")) as f:
+                read[name] = dict(re.findall(r"<name>([^<]+)</name>\s*<value>([^<]*)</value>", f.read()))
+    added = {k: v for k, v in read["spindle"].items() if read["stock"].get(k) != v}
+    assert added == {"yarn.scheduler.capacity.root.a.ordering-policy": b.ORDERING,
+                     "yarn.scheduler.capacity.root.b.ordering-policy": b.ORDERING,
+                     "yarn.scheduler.capacity.node-locality-delay": "0",
+                     "yarn.scheduler.capacity.rack-locality-additional-delay": "0"}, added
+    assert read["stock"]["yarn.scheduler.capacity.root.a.user-limit-factor"] == "2.0", read["stock"]
+
+
 def main():
     passed = failed = 0
     for t in TESTS:
