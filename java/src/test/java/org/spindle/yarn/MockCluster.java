@@ -154,6 +154,32 @@ public final class MockCluster implements AutoCloseable {
   }
 
   /**
+   * After an RM restart: each NodeManager of {@code hosts} re-registers with
+   * {@code rm2}, reporting the AM of {@code attempt} running on {@code amHost}
+   * (container 1, priority 0) and each of {@code maps} (priority 20) on its
+   * host, as a work-preserving NM does. Returns the NMs by host.
+   */
+  Map<String, MockNM> reregister(MockRM rm2, ApplicationAttemptId attempt, String amHost,
+      List<Grant> maps, String... hosts) throws Exception {
+    Map<String, List<NMContainerStatus>> reports = new java.util.HashMap<>();
+    reports.computeIfAbsent(amHost, k -> new ArrayList<>()).add(running(attempt, 1, 0));
+    for (Grant x : maps) {
+      reports.computeIfAbsent(x.host, k -> new ArrayList<>())
+          .add(running(attempt, x.id().getContainerId(), 20));
+    }
+    Map<String, MockNM> nms = new LinkedHashMap<>();
+    for (String h : hosts) {
+      MockNM n = nm(h);
+      n.setResourceTrackerService(rm2.getResourceTrackerService());
+      n.registerNode(reports.getOrDefault(h, Collections.<NMContainerStatus>emptyList()),
+          Collections.singletonList(attempt.getApplicationId()));
+      nms.put(h, n);
+    }
+    rm2.drainEvents();
+    return nms;
+  }
+
+  /**
    * The asks of {@code count} tasks that each read a block on all of
    * {@code hosts}, as the MapReduce AM sends them: each host, each distinct
    * rack and ANY at {@code count} (facts file section 3).

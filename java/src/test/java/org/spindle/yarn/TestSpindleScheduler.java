@@ -3,13 +3,11 @@ package org.spindle.yarn;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 import static org.spindle.yarn.MockCluster.asks;
-import static org.spindle.yarn.MockCluster.running;
 
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -20,7 +18,6 @@ import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerState;
 import org.apache.hadoop.yarn.api.records.ResourceBlacklistRequest;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
-import org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockRM;
@@ -146,21 +143,7 @@ public class TestSpindleScheduler {
       MockRM rm2 = new MockRM(conf, store);
       try {
         rm2.start();
-        Map<String, List<NMContainerStatus>> reports = new HashMap<>();
-        reports.computeIfAbsent("h4", k -> new ArrayList<>()).add(running(attempt, 1, 0));
-        for (Grant x : g) {
-          reports.computeIfAbsent(x.host, k -> new ArrayList<>())
-              .add(running(attempt, x.id().getContainerId(), 20));
-        }
-        Map<String, MockNM> nms = new HashMap<>();
-        for (String h : new String[] {"h1", "h2", "h3", "h4"}) {
-          MockNM nm = c1.nm(h);
-          nm.setResourceTrackerService(rm2.getResourceTrackerService());
-          nm.registerNode(reports.getOrDefault(h, Collections.<NMContainerStatus>emptyList()),
-              Collections.singletonList(attempt.getApplicationId()));
-          nms.put(h, nm);
-        }
-        rm2.drainEvents();
+        Map<String, MockNM> nms = c1.reregister(rm2, attempt, "h4", g, "h1", "h2", "h3", "h4");
         for (int i = 0; i < 50 && log[0].recovered.size() < 3; i++) {
           Thread.sleep(100);
         }
