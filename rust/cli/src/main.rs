@@ -813,6 +813,9 @@ fn event_lines(events: &[(SessionEvent, Vec<spindle_core::Grant>)]) -> String {
                 progress,
                 now_ms,
             } => writeln!(s, "app_progress\t{app}\t{progress}\t{now_ms}"),
+            SessionEvent::ContainerRecovered { node, app } => {
+                writeln!(s, "container_recovered\t{node}\t{app}")
+            }
         };
     }
     s

@@ -512,6 +512,21 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeAppContain
     })
 }
 
+#[no_mangle]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeContainerRecovered(
+    env: Env,
+    _: jclass,
+    handle: jlong,
+    node: jint,
+    app: jint,
+) {
+    guard(env, || {
+        let node = id(node, "node id")?;
+        let app = id(app, "app id")?;
+        locked(handle, |c| Ok(c.session.container_recovered(node, app)?))
+    })
+}
+
 fn locality_code(l: Locality) -> jint {
     match l {
         Locality::Node => 0,

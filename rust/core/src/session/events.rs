@@ -663,6 +663,32 @@ impl Session {
         Ok(())
     }
 
+    /// A container of `app` already runs on `node` without this Session
+    /// having granted it: an RM that restarted with work-preserving recovery
+    /// learns its running containers from the NodeManagers' reports. It
+    /// counts as granted (the node's load in the next plan, the app's usage
+    /// in the job order), so its [`Self::app_container_finished`] balances it.
+    pub fn container_recovered(&mut self, node: NodeId, app: AppId) -> Result<(), SessionError> {
+        self.node(node)?;
+        let a = self
+            .apps
+            .get(app as usize)
+            .ok_or(SessionError::UnknownApp(app))?;
+        if !a.alive {
+            return Err(SessionError::AppFinished {
+                app: a.name.clone(),
+            });
+        }
+        let now = self.now_ms;
+        self.apps[app as usize].container_started(now);
+        self.nodes[node as usize].running += 1;
+        self.running_total += 1;
+        if self.dynamic.priced {
+            self.durations.started(node, app, now);
+        }
+        Ok(())
+    }
+
     /// A container on `node` finished (its slot is free for planning again).
     pub fn container_finished(&mut self, node: NodeId) -> Result<(), SessionError> {
         self.container_finished_of(node, None)

@@ -294,6 +294,12 @@ pub enum SessionEvent {
         progress: f32,
         now_ms: i64,
     },
+    /// A running container of the application, reported to an RM that
+    /// restarted (work-preserving recovery).
+    ContainerRecovered {
+        node: NodeId,
+        app: AppId,
+    },
 }
 
 /// A queued decision: run task `task` of ask group `group` of `app` here.
@@ -906,6 +912,7 @@ impl Session {
                 progress,
                 now_ms,
             } => self.app_progress(*app, *progress, *now_ms),
+            SessionEvent::ContainerRecovered { node, app } => self.container_recovered(*node, *app),
         }
     }
 

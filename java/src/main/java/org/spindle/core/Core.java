@@ -41,6 +41,13 @@ public interface Core extends AutoCloseable {
     containerFinished(node);
   }
 
+  /**
+   * A container of {@code app} runs on {@code node} that this core did not grant: an RM that
+   * restarted with work-preserving recovery learns it from the NodeManager. It counts as a
+   * granted one until {@link #containerFinished(int, int)}. A core that keeps no counts ignores it.
+   */
+  default void containerRecovered(int node, int app) {}
+
   int heartbeat(int node, long freeMemoryMb, int freeVcores, long nowMs, int[] out);
 
   /**

@@ -215,6 +215,16 @@ public final class SpindleCore implements Core {
     }
   }
 
+  @Override
+  public void containerRecovered(int node, int app) {
+    lock.readLock().lock();
+    try {
+      nativeContainerRecovered(open(), node, app);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
   /**
    * A node heartbeat: writes grants into {@code out} ({@link #GRANT_INTS} ints
    * each) and returns how many the core decided. If that is more than
@@ -392,6 +402,8 @@ public final class SpindleCore implements Core {
   private static native void nativeContainerFinished(long handle, int node);
 
   private static native void nativeAppContainerFinished(long handle, int node, int app);
+
+  private static native void nativeContainerRecovered(long handle, int node, int app);
 
   private static native int nativeHeartbeat(long handle, int node, long freeMemoryMb, int freeVcores,
       long nowMs, int[] out);

@@ -371,6 +371,27 @@ public final class CoreBridge implements AutoCloseable {
     }
   }
 
+  /**
+   * A running container of {@code appKey} on {@code node}, recovered after an RM restart: the
+   * core counts it as granted. False when the core does not know the node or the app (then
+   * its end must not be reported either) or refused (logged).
+   */
+  public synchronized boolean containerRecovered(String node, Object appKey) {
+    Integer id = nodes.get(node);
+    Integer app = apps.get(appKey);
+    if (id == null || app == null) {
+      return false;
+    }
+    try {
+      core.containerRecovered(id, app);
+      return true;
+    } catch (RuntimeException | LinkageError e) {
+      failed("a recovered container of " + appKey + " on node " + node, e,
+          "the core does not count it");
+      return false;
+    }
+  }
+
   /** The memory the core was last told {@code node} has; -1 if it does not know the node. */
   public synchronized long nodeMemory(String node) {
     Long mb = nodeMemory.get(node);

@@ -5,9 +5,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import org.apache.hadoop.conf.Configurable;
@@ -125,6 +127,14 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
   private final Map<ApplicationId, Long> submitted = new ConcurrentHashMap<>();
   /** Each app's weight in the core ({@link AppWeights}), across attempts. */
   private final Map<ApplicationId, AppWeights.Weight> weights = new ConcurrentHashMap<>();
+  /** The AM container's priority (RMAppAttemptImpl.AM_CONTAINER_PRIORITY). */
+  static final int AM_PRIORITY = 0;
+  /**
+   * Attempts whose AM ask waits for room under spindle.am.max-share, in
+   * app-id order (the order they are admitted in); the core hears of the ask
+   * on admission. Guarded by itself.
+   */
+  private final Map<ApplicationAttemptId, Boolean> heldAms = new TreeMap<>();
 
   private final Queue queue = new Queue() {
     @Override
@@ -367,6 +377,23 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     // Under the scheduler's monitor, as FifoScheduler: recovery adds to
     // usedResource, which completions (also under the monitor) subtract from.
     super.recoverContainersOnNode(containerReports, nm);
+    FiCaSchedulerNode node = (FiCaSchedulerNode) getNode(nm.getNodeID());
+    if (node == null || containerReports == null) {
+      return;
+    }
+    // The core comes back with the running containers too: they load their
+    // node in its next plan, and their ends are reported like its own grants'.
+    for (NMContainerStatus report : containerReports) {
+      ContainerId id = report.getContainerId();
+      SpindleAppAttempt attempt = getCurrentAttemptForContainer(id);
+      if (attempt == null || attempt.getRMContainer(id) == null || coreContainers.contains(id)
+          || !attempt.getApplicationAttemptId().equals(id.getApplicationAttemptId())) {
+        continue; // not recovered (killed, completed, an old attempt's), or counted already
+      }
+      if (bridge.containerRecovered(node.getNodeName(), attempt.getApplicationAttemptId())) {
+        coreContainers.add(id);
+      }
+    }
   }
 
   @Override
@@ -426,7 +453,9 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
       }
       if (!ask.isEmpty()) {
         app.updateResourceRequests(ask);
-        bridge.asks(attemptId, toAsks(ask));
+        if (!holdAm(app, ask)) {
+          bridge.asks(attemptId, toAsks(ask));
+        }
       }
       app.updateBlacklist(blacklistAdditions, blacklistRemovals);
       if (!isEmpty(blacklistAdditions) || !isEmpty(blacklistRemovals)) {
@@ -520,6 +549,96 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     return p;
   }
 
+  /**
+   * Holds back the AM ask of {@code app} while the AMs already admitted hold
+   * spindle.am.max-share of the cluster's memory (as the CapacityScheduler
+   * keeps an app inactive past maximum-am-resource-percent, and the
+   * FairScheduler past maxAMShare): many concurrent jobs would otherwise
+   * fill the cluster with AMs whose tasks find no room. True if held.
+   */
+  private boolean holdAm(SpindleAppAttempt app, List<ResourceRequest> ask) {
+    if (unmanagedApps.contains(app.getApplicationId()) || !app.getLiveContainers().isEmpty()
+        || rmContext == null) {
+      return false;
+    }
+    boolean am = false;
+    for (ResourceRequest r : ask) {
+      am |= r.getPriority().getPriority() == AM_PRIORITY;
+    }
+    RMApp rmApp = rmContext.getRMApps().get(app.getApplicationId());
+    RMAppAttempt ra = rmApp == null ? null : rmApp.getCurrentAppAttempt();
+    if (!am || ra == null || ra.getMasterContainer() != null) {
+      return false;
+    }
+    ApplicationAttemptId id = app.getApplicationAttemptId();
+    synchronized (heldAms) {
+      if (heldAms.isEmpty() && amRoom(id)) {
+        return false;
+      }
+      if (heldAms.put(id, Boolean.TRUE) == null) {
+        LOG.info("Application master of " + id + " waits: AMs hold " + amUsedMb(id)
+            + " MB of " + getClusterResource().getMemorySize() + " MB, "
+            + SpindleSettings.AM_MAX_SHARE + " = " + settings.amMaxShare);
+      }
+      return true;
+    }
+  }
+
+  /** Admits held AMs in app-id order while there is room; the first that does not fit stops it. */
+  private void admitHeldAms() {
+    List<SpindleAppAttempt> admitted = new ArrayList<>();
+    synchronized (heldAms) {
+      Iterator<ApplicationAttemptId> it = heldAms.keySet().iterator();
+      while (it.hasNext()) {
+        ApplicationAttemptId id = it.next();
+        SpindleAppAttempt a = getApplicationAttempt(id);
+        if (a == null || a.isStopped() || !a.getApplicationAttemptId().equals(id)) {
+          it.remove();
+          continue;
+        }
+        if (!amRoom(id)) {
+          break;
+        }
+        it.remove();
+        admitted.add(a);
+      }
+    }
+    for (SpindleAppAttempt a : admitted) {
+      LOG.info("Application master of " + a.getApplicationAttemptId() + " admitted");
+      resyncAsks(a, AM_PRIORITY);
+    }
+  }
+
+  /** Whether the AM of {@code id} fits under the share (one AM always does). Under heldAms. */
+  private boolean amRoom(ApplicationAttemptId id) {
+    long used = amUsedMb(id);
+    return used == 0 || used + amMb(id.getApplicationId())
+        <= settings.amMaxShare * getClusterResource().getMemorySize();
+  }
+
+  /** Memory of the AMs admitted (live, managed, not held), {@code id}'s own left out. Under heldAms. */
+  private long amUsedMb(ApplicationAttemptId id) {
+    long mb = 0;
+    for (Map.Entry<ApplicationId, SchedulerApplication<SpindleAppAttempt>> e
+        : applications.entrySet()) {
+      SpindleAppAttempt a = e.getValue().getCurrentAppAttempt();
+      if (a != null && !a.isStopped() && !unmanagedApps.contains(e.getKey())
+          && !a.getApplicationAttemptId().equals(id)
+          && !heldAms.containsKey(a.getApplicationAttemptId())) {
+        mb += amMb(e.getKey());
+      }
+    }
+    return mb;
+  }
+
+  /** The memory of the app's AM container, as it asked for it. */
+  private long amMb(ApplicationId app) {
+    RMApp rmApp = rmContext.getRMApps().get(app);
+    List<ResourceRequest> r = rmApp == null ? null : rmApp.getAMResourceRequests();
+    return r == null || r.isEmpty() ? minimumAllocation.getMemorySize()
+        : r.get(0).getCapability().getMemorySize();
+  }
+
   private static boolean isEmpty(List<?> l) {
     return l == null || l.isEmpty();
   }
@@ -596,6 +715,9 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
 
   private synchronized void doneApplicationAttempt(ApplicationAttemptId attemptId,
       RMAppAttemptState finalState, boolean keepContainers) {
+    synchronized (heldAms) {
+      heldAms.remove(attemptId);
+    }
     SpindleAppAttempt attempt = getApplicationAttempt(attemptId);
     bridge.appRemoved(attemptId);
     if (attempt == null) {
@@ -618,6 +740,9 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     if (rmContext.isWorkPreservingRecoveryEnabled()
         && !rmContext.isSchedulerReadyForAllocatingContainers()) {
       return;
+    }
+    if (!heldAms.isEmpty()) { // a racy look is enough: the next heartbeat looks again
+      admitHeldAms();
     }
     FiCaSchedulerNode node = (FiCaSchedulerNode) getNode(nm.getNodeID());
     if (node != null && Resources.greaterThanOrEqual(calculator, getClusterResource(),
@@ -656,6 +781,11 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
       ApplicationAttemptId id = attempt.getApplicationAttemptId();
       if (onlyLostApps && !bridge.isFifoApp(id)) {
         continue;
+      }
+      synchronized (heldAms) {
+        if (heldAms.containsKey(id)) {
+          continue; // its AM waits for room, with the core as without it
+        }
       }
       FifoFallback.App app = new FifoFallback.App(id);
       synchronized (attempt) {

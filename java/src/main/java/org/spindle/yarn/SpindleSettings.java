@@ -28,11 +28,13 @@ public final class SpindleSettings {
   public static final String JOB_ORDER = "spindle.job.order";
   /** CapacityScheduler mode: heartbeats a node may idle under vetoes before they lift. */
   public static final String VETO_HEARTBEATS = "spindle.cs.veto.max-heartbeats";
+  /** Whole-scheduler mode: the AMs' share of the cluster (the CapacityScheduler has its own). */
+  public static final String AM_MAX_SHARE = "spindle.am.max-share";
   /** Every key above, for documentation checks. */
   public static final String[] KEYS = {POLICY, COST_LOCAL, COST_REMOTE, COST_REMOTE_GROWTH,
       NODE_DELAY, RACK_ADDITIONAL_DELAY, FALLBACK, WEBHDFS_ADDRESS, LIBRARY_PATH, SEED,
       PLANNING_BACKGROUND, PLANNING_INCREMENTAL, MAX_HOST_ASK, MAX_PLANNED_TASKS, MAX_WAIT,
-      JOB_ORDER, VETO_HEARTBEATS};
+      JOB_ORDER, VETO_HEARTBEATS, AM_MAX_SHARE};
   /** The optional extra resource the scheduler adds to the RM's configuration. */
   public static final String SITE_FILE = "spindle-site.xml";
 
@@ -56,6 +58,12 @@ public final class SpindleSettings {
    * takes any app until it gets a container.
    */
   public int vetoHeartbeats = 3;
+  /**
+   * Most of the cluster's memory that ApplicationMasters may hold (FairScheduler's
+   * maxAMShare, the CapacityScheduler's maximum-am-resource-percent): the AM of an app past
+   * it waits, so that running AMs never leave their tasks no room. One AM always runs.
+   */
+  public double amMaxShare = 0.5;
 
   private SpindleSettings() {
     core.policy = "asm1";
@@ -94,6 +102,11 @@ public final class SpindleSettings {
     }
     s.libraryPath = string(get, LIBRARY_PATH, "");
     s.vetoHeartbeats = integer(get, VETO_HEARTBEATS, s.vetoHeartbeats, 1);
+    s.amMaxShare = positive(get, AM_MAX_SHARE, s.amMaxShare);
+    if (s.amMaxShare > 1) {
+      throw new IllegalArgumentException(AM_MAX_SHARE + " = " + s.amMaxShare
+          + ": a share of the cluster, at most 1");
+    }
     return s;
   }
 

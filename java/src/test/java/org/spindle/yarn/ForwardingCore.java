@@ -62,6 +62,11 @@ public class ForwardingCore implements Core {
   }
 
   @Override
+  public void containerRecovered(int node, int app) {
+    inner.containerRecovered(node, app);
+  }
+
+  @Override
   public int heartbeat(int node, long freeMemoryMb, int freeVcores, long nowMs, int[] out) {
     return inner.heartbeat(node, freeMemoryMb, freeVcores, nowMs, out);
   }

@@ -25,13 +25,11 @@ import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerState;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.NodeId;
-import org.apache.hadoop.yarn.api.records.Priority;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceBlacklistRequest;
 import org.apache.hadoop.yarn.api.records.ResourceOption;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
-import org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus;
 import org.apache.hadoop.yarn.server.api.protocolrecords.UpdateNodeResourceRequest;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
@@ -386,21 +384,7 @@ public class TestSchedulerScenarios {
       MockRM rm2 = new MockRM(conf, store);
       try {
         rm2.start();
-        Map<String, List<NMContainerStatus>> reports = new HashMap<>();
-        reports.computeIfAbsent("h4", k -> new ArrayList<>()).add(running(attempt, 1, 0));
-        for (Grant x : g) {
-          reports.computeIfAbsent(x.host, k -> new ArrayList<>()).add(running(attempt,
-              x.id().getContainerId(), 20));
-        }
-        Map<String, MockNM> nms = new LinkedHashMap<>();
-        for (String h : ALL) {
-          MockNM nm = c1.nm(h);
-          nm.setResourceTrackerService(rm2.getResourceTrackerService());
-          nm.registerNode(reports.getOrDefault(h, Collections.<NMContainerStatus>emptyList()),
-              Collections.singletonList(attempt.getApplicationId()));
-          nms.put(h, nm);
-        }
-        rm2.drainEvents();
+        Map<String, MockNM> nms = c1.reregister(rm2, attempt, "h4", g, ALL);
         AbstractYarnScheduler<?, ?> sch = (AbstractYarnScheduler<?, ?>) rm2.getResourceScheduler();
         SchedulerApplicationAttempt a = null;
         for (int i = 0; i < 50 && (a == null || a.getLiveContainers().size() < 3); i++) {
@@ -514,11 +498,5 @@ public class TestSchedulerScenarios {
         }
       }
     }
-  }
-
-  private static NMContainerStatus running(ApplicationAttemptId attempt, long id, int priority) {
-    return NMContainerStatus.newInstance(ContainerId.newContainerId(attempt, id), 0,
-        ContainerState.RUNNING, Resource.newInstance(GB, 1), "", 0, Priority.newInstance(priority),
-        System.currentTimeMillis());
   }
 }

@@ -9,13 +9,23 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import javax.management.ObjectName;
 import org.apache.hadoop.yarn.api.protocolrecords.AllocateRequest;
+import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.ContainerState;
 import org.apache.hadoop.yarn.api.records.ResourceBlacklistRequest;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
+import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
+import org.apache.hadoop.yarn.server.resourcemanager.MockRM;
+import org.apache.hadoop.yarn.server.resourcemanager.MockRMAppSubmissionData;
+import org.apache.hadoop.yarn.server.resourcemanager.MockRMAppSubmitter;
+import org.apache.hadoop.yarn.server.resourcemanager.recovery.MemoryRMStateStore;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState;
 import org.junit.After;
 import org.junit.Test;
 import org.spindle.core.Core;
@@ -129,6 +139,131 @@ public class TestSpindleScheduler {
               Collections.<String>emptyList(), Arrays.asList("h1"))));
       assertTrue("h1 off the blacklist: its ask is back: " + log[0].asks,
           log[0].asks.contains("20 h1 1"));
+    }
+  }
+
+  /** Records the containers the core is told were recovered, and the ends of containers. */
+  static final class RecoveryLog extends ForwardingCore {
+    final List<String> recovered = Collections.synchronizedList(new ArrayList<>());
+    final List<String> finished = Collections.synchronizedList(new ArrayList<>());
+
+    RecoveryLog(Core inner) {
+      super(inner);
+    }
+
+    @Override
+    public void containerRecovered(int node, int app) {
+      recovered.add(node + "/" + app);
+      super.containerRecovered(node, app);
+    }
+
+    @Override
+    public void containerFinished(int node, int app) {
+      finished.add(node + "/" + app);
+      super.containerFinished(node, app);
+    }
+  }
+
+  /**
+   * Issue 22 item 5: after a work-preserving RM restart the core comes back
+   * with the running containers the NodeManagers report (the AM's and two
+   * maps'), counts them on their nodes, and takes their ends without an
+   * error.
+   */
+  @Test
+  public void recoveredContainersReachTheCore() throws Exception {
+    YarnConfiguration conf = MockCluster.conf(Sched.SPINDLE);
+    conf.setBoolean(YarnConfiguration.RECOVERY_ENABLED, true);
+    conf.setBoolean(YarnConfiguration.RM_WORK_PRESERVING_RECOVERY_ENABLED, true);
+    conf.setLong(YarnConfiguration.RM_WORK_PRESERVING_RECOVERY_SCHEDULING_WAIT_MS, 0);
+    conf.set(YarnConfiguration.RM_STORE, MemoryRMStateStore.class.getName());
+    MemoryRMStateStore store = new MemoryRMStateStore();
+    store.init(conf);
+    try (MockCluster c1 = new MockCluster(Sched.SPINDLE, conf, store)) {
+      MockAM am = c1.launchApp("recover", "h4");
+      am.allocate(asks(20, 2, "h1", "h2"), null);
+      List<Grant> g = c1.drive(am, 2, 30, "h1", "h2", "h3", "h4");
+      assertEquals(g.toString(), 2, g.size());
+      c1.launch(g);
+      ApplicationAttemptId attempt = am.getApplicationAttemptId();
+      RecoveryLog[] log = new RecoveryLog[1];
+      CoreSetup.factory = s -> log[0] = new RecoveryLog(CoreSetup.open(s));
+      MockRM rm2 = new MockRM(conf, store);
+      try {
+        rm2.start();
+        Map<String, MockNM> nms = c1.reregister(rm2, attempt, "h4", g, "h1", "h2", "h3", "h4");
+        for (int i = 0; i < 50 && log[0].recovered.size() < 3; i++) {
+          Thread.sleep(100);
+        }
+        assertEquals("the AM and both maps reach the core: " + log[0].recovered, 3,
+            log[0].recovered.size());
+        // A recovered map ends: the core takes its end like one of its own grants'.
+        Grant done = g.get(0);
+        nms.get(done.host).nodeHeartbeat(attempt, done.id().getContainerId(),
+            ContainerState.COMPLETE);
+        rm2.drainEvents();
+        for (int i = 0; i < 50 && log[0].finished.isEmpty(); i++) {
+          Thread.sleep(100);
+        }
+        assertEquals("its end reaches the core: " + log[0].finished, 1, log[0].finished.size());
+        SpindleScheduler sch = (SpindleScheduler) rm2.getResourceScheduler();
+        assertEquals("core errors", 0, sch.getCoreErrors());
+      } finally {
+        rm2.stop();
+      }
+    }
+  }
+
+  /** Submits an app with a {@code mb} AM and does not wait for it. */
+  private static RMApp submit(MockCluster c, String name, int mb) throws Exception {
+    return MockRMAppSubmitter.submit(c.rm,
+        MockRMAppSubmissionData.Builder.createWithMemory(mb, c.rm).withAppName(name).build());
+  }
+
+  /** Heartbeats every node a few times; whether each app's AM container was allocated. */
+  private static boolean[] amsAllocated(MockCluster c, RMApp... apps) throws Exception {
+    for (int r = 0; r < 3; r++) {
+      for (String h : MockCluster.HOSTS) {
+        c.nm(h).nodeHeartbeat(true);
+      }
+      c.rm.drainEvents();
+    }
+    boolean[] out = new boolean[apps.length];
+    for (int i = 0; i < apps.length; i++) {
+      out[i] = apps[i].getCurrentAppAttempt() != null
+          && apps[i].getCurrentAppAttempt().getMasterContainer() != null;
+    }
+    return out;
+  }
+
+  /**
+   * Concurrent jobs must not fill the cluster with AMs: past
+   * spindle.am.max-share the next AM waits for a running one to end, as the
+   * CapacityScheduler and the FairScheduler keep theirs. 4 x 8 GB at 0.1:
+   * one 2 GB AM runs, the second waits until the first app ends.
+   */
+  @Test
+  public void applicationMastersWaitPastTheirShare() throws Exception {
+    YarnConfiguration conf = MockCluster.conf(Sched.SPINDLE);
+    conf.set(SpindleSettings.AM_MAX_SHARE, "0.1");
+    try (MockCluster c = new MockCluster(Sched.SPINDLE, conf, null)) {
+      RMApp a = submit(c, "first", 2 * MockCluster.GB);
+      RMApp b = submit(c, "second", 2 * MockCluster.GB);
+      boolean[] got = amsAllocated(c, a, b);
+      assertTrue("the first AM runs", got[0]);
+      assertTrue("the second AM waits: 4 GB of AMs is over 0.1 of 32 GB", !got[1]);
+      c.rm.killApp(a.getApplicationId());
+      c.rm.waitForState(a.getApplicationId(), RMAppState.KILLED);
+      got = amsAllocated(c, b);
+      assertTrue("the second AM runs once the first app ended", got[0]);
+    }
+    // The whole cluster as the share: both run at once.
+    conf.set(SpindleSettings.AM_MAX_SHARE, "1");
+    try (MockCluster c = new MockCluster(Sched.SPINDLE, conf, null)) {
+      RMApp a = submit(c, "first", 2 * MockCluster.GB);
+      RMApp b = submit(c, "second", 2 * MockCluster.GB);
+      boolean[] got = amsAllocated(c, a, b);
+      assertTrue("both AMs run", got[0] && got[1]);
     }
   }
 

@@ -130,7 +130,10 @@ public final class CsRuntime {
         + (rt.live ? "live" : "unavailable (the CapacityScheduler places, Spindle's locality delay)")
         + ", vetoes lift after " + rt.settings.vetoHeartbeats + " idle heartbeats or "
         + rt.settings.core.maxWaitMs + " ms");
-    rt.warnAboutDelays(conf);
+    // The delays live in capacity-scheduler.xml: the CapacityScheduler's own
+    // configuration (over yarn-site.xml), which the RM's conf does not hold.
+    Configuration own = scheduler.getConfiguration();
+    rt.warnAboutDelays(own != null ? own : conf);
     if (rt.allocatorProblem != null) {
       rt.warnOnce("class", "Spindle is configured but its allocator cannot be used: "
           + rt.allocatorProblem + "; the CapacityScheduler places every container with its own"
