@@ -65,6 +65,7 @@ impl Quality {
 pub struct PlanOptions {
     pub quality: Quality,
     /// Refinement steps per job at most (the best schedule found is kept).
+    /// FISCH needs 6 to reach the concrete job ([`super::fisch::ALPHAS`]).
     pub max_refinements: u32,
     /// Job releases spaced so that the offered load is this share of the
     /// total power (Sect. 5.1 uses 0.95); `None`: every job released at 0.
@@ -74,16 +75,24 @@ pub struct PlanOptions {
     pub fisch_group_height: u32,
     /// BLIND's fixed job abstraction (alpha-similar durations).
     pub blind_alpha: f64,
+    /// FISCH and BLIND as the paper prints them: a task keeps its whole
+    /// abstract slot (no unused end given back, no start before the slot),
+    /// and a BLIND bulk asks for as many nodes as its abstract node has.
+    /// Off (ours): unused ends go back to the free time, a task starts as
+    /// soon as its own inputs are there and its node is free, and a bulk is
+    /// what its abstract node has free first.
+    pub as_printed: bool,
 }
 
 impl Default for PlanOptions {
     fn default() -> PlanOptions {
         PlanOptions {
             quality: Quality::Utilisation(0.85),
-            max_refinements: 3,
+            max_refinements: 6,
             load: None,
             fisch_group_height: 0,
             blind_alpha: 1.5,
+            as_printed: false,
         }
     }
 }
@@ -170,10 +179,12 @@ impl Tracker {
         }
     }
 
+    /// Counts the slot held (under `as_printed` the paper's utilisation
+    /// drives its refinement: held slots are busy).
     pub fn add(&mut self, p: &Placement) {
-        self.busy[p.node as usize] += p.end - p.start;
+        self.busy[p.node as usize] += p.slot_end.max(p.end) - p.start;
         let l = &mut self.last[p.node as usize];
-        *l = l.max(p.end);
+        *l = l.max(p.slot_end.max(p.end));
         let f = &mut self.first[p.node as usize];
         *f = f.min(p.start);
     }
