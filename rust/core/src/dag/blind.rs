@@ -16,7 +16,7 @@
 
 use super::abstraction::{similar_duration, subtree_min_bandwidth};
 use super::greedy::NodeFree;
-use super::plan::{PlanOptions, Quality, Tracker, Undo};
+use super::refine::{PlanOptions, Quality, Tracker, Undo};
 use super::{DataCentre, Job, Placement};
 
 /// The allocation and free events of one abstract node after `now`, each

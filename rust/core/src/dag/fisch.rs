@@ -10,7 +10,7 @@
 use std::collections::{HashMap, VecDeque};
 
 use super::abstraction::{by_subtree, similar_duration, Blocks, Groups};
-use super::plan::{PlanOptions, Quality, Tracker, Undo};
+use super::refine::{PlanOptions, Quality, Tracker, Undo};
 use super::{DataCentre, Job, Placement};
 
 /// A free interval on a concrete node; `e` is infinite for "free forever".

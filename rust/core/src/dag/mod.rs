@@ -13,6 +13,7 @@ pub mod generate;
 pub mod greedy;
 pub mod model;
 pub mod plan;
+pub mod refine;
 
 pub use check::{check, metrics, Metrics};
 pub use model::{DataCentre, DataCentreFile, Job, JobFile, Placement};
