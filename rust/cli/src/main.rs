@@ -343,6 +343,12 @@ struct SimulateArgs {
     /// spc-identical, spc-map-only, huwf, tetris (docs/design.md).
     #[arg(long, default_value = "weighted-remaining", value_parser = parse_job_order)]
     job_order: JobOrder,
+    /// Say why job APP (its id in the workload) waited: the heartbeats that
+    /// passed it over, each with its reason (no planned work for the
+    /// node, waiting for locality until T, the job order put another job
+    /// first, no room), printed after the table; in JSON under "explain".
+    #[arg(long, value_name = "APP")]
+    explain: Option<String>,
 }
 
 fn parse_job_order(s: &str) -> Result<JobOrder, String> {
@@ -688,7 +694,18 @@ fn cmd_simulate(a: SimulateArgs, limits: &Limits) -> Result<()> {
         bail!("--record-events records one policy; give exactly one --policy");
     }
     cfg.record_events = a.record_events.is_some();
+    if let Some(app) = &a.explain {
+        if !jobs.iter().any(|j| &j.id == app) {
+            bail!(
+                "--explain {app:?}: no job of that id in the workload (its jobs are {} to {})",
+                jobs[0].id,
+                jobs[jobs.len() - 1].id
+            );
+        }
+        cfg.explain = Some(app.clone());
+    }
     let mut runs = Vec::with_capacity(policies.len());
+    let mut explained = Vec::new();
     for &policy in &policies {
         cfg.policy = policy;
         let bar = progress_bar(&format!("simulating {policy}"));
@@ -714,6 +731,9 @@ fn cmd_simulate(a: SimulateArgs, limits: &Limits) -> Result<()> {
             std::fs::write(path, event_lines(&out.events))
                 .with_context(|| format!("writing {}", path.display()))?;
         }
+        if let Some(r) = out.activities {
+            explained.push((policy.to_string(), r));
+        }
         let mut result = out.result;
         if a.no_wall_clock {
             result.metrics.wall_ms = None;
@@ -725,7 +745,13 @@ fn cmd_simulate(a: SimulateArgs, limits: &Limits) -> Result<()> {
     }
     match a.format {
         Format::Json => {
-            let out = serde_json::json!({"seed": a.seed, "load": load, "policies": runs});
+            let mut out = serde_json::json!({"seed": a.seed, "load": load, "policies": runs});
+            if a.explain.is_some() {
+                out["explain"] = serde_json::json!(explained
+                    .iter()
+                    .map(|(policy, r)| serde_json::json!({"policy": policy, "activities": r}))
+                    .collect::<Vec<_>>());
+            }
             emit(&(serde_json::to_string_pretty(&out)? + "\n"))
         }
         Format::Table => {
@@ -733,9 +759,63 @@ fn cmd_simulate(a: SimulateArgs, limits: &Limits) -> Result<()> {
                 Some(path) => path.display().to_string(),
                 None => a.workload.clone(),
             };
-            emit(&simulate_table(&cfg, &workload, jobs.len(), load, &runs))
+            let mut text = simulate_table(&cfg, &workload, jobs.len(), load, &runs);
+            if let Some(app) = &a.explain {
+                for (policy, r) in &explained {
+                    text += &explain_text(app, policy, r);
+                }
+            }
+            emit(&text)
         }
     }
+}
+
+/// Most entries `--explain` lists per policy (the counts cover them all).
+const EXPLAIN_LINES: usize = 20;
+
+/// `simulate --explain`: why heartbeats under `policy` passed `app` over,
+/// by reason, then the first entries.
+fn explain_text(app: &str, policy: &str, r: &spindle_core::session::ActivitiesReport) -> String {
+    let mut s = format!("\nwhy {app} waited under {policy}:\n");
+    if r.activities.is_empty() {
+        let _ = writeln!(s, "  no heartbeat passed it over");
+        return s;
+    }
+    let mut by_reason: Vec<(&str, &str, u64)> = Vec::new();
+    for e in &r.activities {
+        let name = e.reason.name();
+        match by_reason.iter_mut().find(|(n, _, _)| *n == name) {
+            Some(x) => x.2 += u64::from(e.repeats),
+            None => by_reason.push((name, e.description, u64::from(e.repeats))),
+        }
+    }
+    by_reason.sort_by(|x, y| y.2.cmp(&x.2));
+    for (name, description, n) in &by_reason {
+        let _ = writeln!(s, "  {n:>8} heartbeats  {name:<16} {description}");
+    }
+    let _ = writeln!(
+        s,
+        "  first {} of {} entries:",
+        EXPLAIN_LINES.min(r.activities.len()),
+        r.activities.len()
+    );
+    for e in r.activities.iter().take(EXPLAIN_LINES) {
+        let until = if e.until_ms >= 0 {
+            format!(" until {:.1} s", e.until_ms as f64 / 1000.0)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            s,
+            "  {:>9.1}-{:<9.1} s  {:<10} {}{until}  (x{})",
+            e.first_ms as f64 / 1000.0,
+            e.last_ms as f64 / 1000.0,
+            e.host,
+            e.reason.name(),
+            e.repeats
+        );
+    }
+    s
 }
 
 /// The recorded stream as tab-separated lines (read by the JVM tests).

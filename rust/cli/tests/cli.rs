@@ -352,6 +352,57 @@ fn simulate_json_is_reproducible_and_plots() {
 }
 
 #[test]
+fn simulate_explain_names_why_a_job_waited() {
+    let args = [
+        "simulate",
+        "--workload",
+        "mixed",
+        "--nodes",
+        "20",
+        "--racks",
+        "2",
+        "--max-jobs",
+        "6",
+        "-p",
+        "asm1",
+        "--no-wall-clock",
+        "--explain",
+        "job_0005",
+    ];
+    let o = spindle(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let why = out
+        .split("why job_0005 waited under asm1:\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{out}"));
+    // Submitted while four jobs ran: the job order served them first.
+    assert!(
+        why.contains("job-order        the job order put another application first"),
+        "{why}"
+    );
+    let json = spindle(&[&args[..], &["--format", "json"]].concat());
+    let v: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let e = &v["explain"][0];
+    assert_eq!(e["policy"], "asm1");
+    let acts = e["activities"]["activities"].as_array().unwrap();
+    assert!(!acts.is_empty() && acts.iter().all(|a| a["app"] == "job_0005"));
+    let o = spindle(&[
+        "simulate",
+        "--workload",
+        "mixed",
+        "--max-jobs",
+        "2",
+        "--explain",
+        "job_9",
+    ]);
+    assert_eq!(
+        stderr(&o).trim_end(),
+        "spindle: error: --explain \"job_9\": no job of that id in the workload (its jobs are job_0001 to job_0002)"
+    );
+}
+
+#[test]
 fn simulate_errors_name_the_input() {
     let o = spindle(&["simulate", "--workload", "pi"]);
     assert_eq!(

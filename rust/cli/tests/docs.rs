@@ -94,6 +94,31 @@ fn every_spindle_key_of_the_example_file_is_in_the_admin_guide() {
 }
 
 #[test]
+fn every_simulate_and_policies_flag_is_in_docs_cli_md() {
+    let doc = read("docs/cli.md");
+    for cmd in ["simulate", "policies"] {
+        let o = spindle(&[cmd, "--help"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        for line in stdout(&o).lines() {
+            let Some(flag) = line
+                .split_whitespace()
+                .find(|w| w.starts_with("--"))
+                .map(|w| w.trim_end_matches(',').split('=').next().unwrap_or(w))
+            else {
+                continue;
+            };
+            if flag == "--help" || !line.trim_start().starts_with('-') {
+                continue;
+            }
+            assert!(
+                doc.contains(&format!("`{flag}")) || doc.contains(&format!("{flag} ")),
+                "spindle {cmd} {flag} is not in docs/cli.md"
+            );
+        }
+    }
+}
+
+#[test]
 fn the_readme_stays_short() {
     let n = read("README.md").lines().count();
     assert!(n <= 220, "README.md has {n} lines; detail belongs in docs/");

@@ -29,8 +29,8 @@ use std::sync::{Arc, Condvar, Mutex, Once, PoisonError};
 use std::time::Duration;
 
 use jni::sys::{
-    jboolean, jclass, jdouble, jdoubleArray, jfloat, jint, jintArray, jlong, jobjectArray, jstring,
-    JNIEnv,
+    jboolean, jclass, jdouble, jdoubleArray, jfloat, jint, jintArray, jlong, jlongArray,
+    jobjectArray, jstring, JNIEnv,
 };
 use spindle_core::policy::delay::LocalityDelay;
 use spindle_core::session::JobOrder;
@@ -1012,6 +1012,71 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativePollReport
         }
         None => std::ptr::null_mut(),
     }
+}
+
+/// Why idle heartbeats granted nothing, as JSON (`ActivitiesReport`): the
+/// entries about application `app` on host `host`, each when not null.
+/// An unknown application or host throws IllegalArgumentException naming it.
+#[no_mangle]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeActivities(
+    env: Env,
+    _: jclass,
+    handle: jlong,
+    app: jstring,
+    host: jstring,
+) -> jstring {
+    let json = guard(env, || {
+        let app = if app.is_null() {
+            None
+        } else {
+            Some(string(env, app, "application id")?)
+        };
+        let host = if host.is_null() {
+            None
+        } else {
+            Some(string(env, host, "host")?)
+        };
+        locked(handle, |c| {
+            Ok(Some(
+                c.session
+                    .activities_named(app.as_deref(), host.as_deref())?
+                    .to_json(),
+            ))
+        })
+    });
+    match json {
+        Some(j) => {
+            let c = CString::new(j.replace('\0', " ")).unwrap_or_default();
+            ((**env).v1_2.NewStringUTF)(env, c.as_ptr())
+        }
+        None => std::ptr::null_mut(),
+    }
+}
+
+/// Idle heartbeats and passed-over applications counted by reason
+/// (`spindle_core::session::Reason::ALL` order) into `out`; returns how many
+/// were written.
+#[no_mangle]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeReasonCounts(
+    env: Env,
+    _: jclass,
+    handle: jlong,
+    out: jlongArray,
+) -> jint {
+    guard(env, || {
+        if out.is_null() {
+            return Err(Fault::BadInput("reason counts buffer is null".into()));
+        }
+        let counts = locked(handle, |c| Ok(c.session.reason_counts()))?;
+        let v: Vec<jlong> = counts
+            .iter()
+            .map(|&(_, n)| n.min(i64::MAX as u64) as jlong)
+            .collect();
+        let api = &(**env).v1_2;
+        let n = ((api.GetArrayLength)(env, out).max(0) as usize).min(v.len());
+        (api.SetLongArrayRegion)(env, out, 0, n as jint, v.as_ptr());
+        Ok(n as jint)
+    })
 }
 
 /// For tests of the failure path: panics inside the core, under its lock.

@@ -68,6 +68,7 @@ impl Session {
                 alive: true,
                 running: 0,
                 queue: VecDeque::new(),
+                explained: u64::MAX,
             });
             self.node_by_name[name as usize] = id;
             id
@@ -189,6 +190,7 @@ impl Session {
             overtaken_from: 0,
             promoted: 0,
             ahead,
+            explained: u64::MAX,
         });
         self.app_by_name.insert(app.to_string(), id);
         if self.dynamic.priced {

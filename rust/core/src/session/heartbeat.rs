@@ -51,7 +51,9 @@ impl Session {
         self.booked.clear();
         self.node(node)?;
         self.begin_heartbeat(now_ms);
+        let room = free;
         let mut free = free;
+        let mut blocked = false;
         for _ in 0..MAX_GRANTS_PER_HEARTBEAT {
             if !free.fits(&self.min_ask) {
                 break;
@@ -71,7 +73,10 @@ impl Session {
             }
             let pick = match self.queue_head(node, &free) {
                 QueueHead::Take(slot) => slot,
-                QueueHead::Blocked => break,
+                QueueHead::Blocked => {
+                    blocked = true;
+                    break;
+                }
                 QueueHead::Empty => match self.fallback(node, &free) {
                     Some(slot) => slot,
                     None => break,
@@ -83,6 +88,7 @@ impl Session {
                 break;
             }
         }
+        self.explain_heartbeat(node, &room, &free, out, blocked);
         Ok(())
     }
 

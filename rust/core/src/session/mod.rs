@@ -323,6 +323,8 @@ struct NodeState {
     alive: bool,
     running: u32,
     queue: VecDeque<Slot>,
+    /// Seq of its last idle entry in [`Session::activities`].
+    explained: u64,
 }
 
 /// Ask counts by interned host or rack name. The heartbeat looks one up
@@ -520,6 +522,8 @@ struct AppState {
     /// Containers pending or running at its registration: what FIFO
     /// would have run before it.
     ahead: u64,
+    /// Seq of its last passed-over entry in [`Session::activities`].
+    explained: u64,
 }
 
 impl AppState {
@@ -702,10 +706,14 @@ pub struct Session {
     durations: Durations,
     /// ASM1's incremental insertions between plans.
     incr: incremental::Incremental,
+    /// Why idle heartbeats granted nothing (bounded ring).
+    activities: activities::Activities,
 }
 
+pub mod activities;
 mod background;
 mod events;
+mod explain;
 mod heartbeat;
 mod incremental;
 #[cfg(test)]
@@ -717,7 +725,9 @@ mod spc_order;
 #[cfg(test)]
 mod spc_tests;
 
+pub use activities::{Activities, Activity, Reason};
 pub use background::{BackgroundPlanner, PlanStats};
+pub use explain::{ActivitiesReport, NamedActivity, ReasonCount};
 pub use incremental::IncrementalStats;
 pub use job_order::JobOrder;
 pub use placement::{NodeOffer, MAX_OFFERS, OFFER_SCAN};
@@ -775,6 +785,7 @@ impl Session {
             spc_max_jobs: SPC_MAX_LP_JOBS,
             durations: Durations::default(),
             incr,
+            activities: activities::Activities::default(),
         }
     }
 

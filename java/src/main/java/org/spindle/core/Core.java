@@ -109,6 +109,20 @@ public interface Core extends AutoCloseable {
     return null;
   }
 
+  /**
+   * Why idle heartbeats granted nothing, as JSON: the entries about application {@code app} on
+   * host {@code host}, each when not null. An unknown app or host throws
+   * IllegalArgumentException naming it.
+   */
+  default String activities(String app, String host) {
+    throw new UnsupportedOperationException("this core records no activities");
+  }
+
+  /** Idle heartbeats and passed-over apps counted by reason, in {@link SpindleCore#REASONS} order. */
+  default long[] reasonCounts() {
+    return new long[0];
+  }
+
   @Override
   void close();
 }

@@ -19,6 +19,14 @@ public final class SpindleCore implements Core {
   /** Ints per grant in a grant buffer: app, priority, count, locality. */
   public static final int GRANT_INTS = 4;
 
+  /**
+   * The reasons an idle heartbeat records, in the order of {@link #reasonCounts}: no app asks,
+   * the plan put no work on the node, an app waits for locality, the job order put another app
+   * first, no ask fits the node's free resources.
+   */
+  public static final String[] REASONS =
+      {"no-ask", "no-planned-work", "locality-wait", "job-order", "no-room"};
+
   /** Policy and cost model of a core. */
   public static final class Config {
     public String policy = "asm1";
@@ -340,6 +348,28 @@ public final class SpindleCore implements Core {
     }
   }
 
+  @Override
+  public String activities(String app, String host) {
+    lock.readLock().lock();
+    try {
+      return nativeActivities(open(), app, host);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  @Override
+  public long[] reasonCounts() {
+    lock.readLock().lock();
+    try {
+      long[] out = new long[REASONS.length];
+      int n = nativeReasonCounts(open(), out);
+      return java.util.Arrays.copyOf(out, n);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
   /** Makes the core panic internally (tests of the failure path only). */
   public void panicForTest() {
     lock.readLock().lock();
@@ -428,4 +458,8 @@ public final class SpindleCore implements Core {
       String namenodes, String path, String user);
 
   private static native String nativePollReport(long handle, long timeoutMs);
+
+  private static native String nativeActivities(long handle, String app, String host);
+
+  private static native int nativeReasonCounts(long handle, long[] out);
 }

@@ -96,6 +96,32 @@ public final class CoreBridge implements AutoCloseable {
     return fallbackHeartbeats.get();
   }
 
+  /**
+   * The core's record of idle heartbeats (JSON), about {@code app} on {@code host} when not
+   * null. Throws IllegalArgumentException naming an app or host the core does not know; any
+   * other failure counts as a core error and is rethrown.
+   */
+  public String activities(String app, String host) {
+    try {
+      return core.activities(app, host);
+    } catch (IllegalArgumentException e) {
+      throw e;
+    } catch (RuntimeException | LinkageError e) {
+      failed("activities", e, "no activities served");
+      throw new IllegalStateException("spindle core failed: " + e, e);
+    }
+  }
+
+  /** Idle heartbeats by reason ({@link SpindleCore#REASONS} order); empty if the core failed. */
+  public long[] reasonCounts() {
+    try {
+      return core.reasonCounts();
+    } catch (RuntimeException | LinkageError e) {
+      failed("reason counts", e, "no counts read");
+      return new long[0];
+    }
+  }
+
   /** Core calls that threw. */
   public long coreErrors() {
     return coreErrors.get();

@@ -279,6 +279,21 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     long getExactInputApps();
 
     long getSplitReadFailures();
+
+    /** Idle heartbeats and passed-over apps because no app asks. */
+    long getIdleNoAsk();
+
+    /** ... because the plan put no work on the node. */
+    long getIdleNoPlannedWork();
+
+    /** ... because an app waits for a node holding its data. */
+    long getIdleLocalityWait();
+
+    /** ... because the job order put another app first. */
+    long getIdleJobOrder();
+
+    /** ... because no ask fits the node's free resources. */
+    long getIdleNoRoom();
   }
 
   private void registerBean() {
@@ -329,7 +344,63 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
       public long getSplitReadFailures() {
         return reports.splitFailures();
       }
+
+      @Override
+      public long getIdleNoAsk() {
+        return reason(b, 0);
+      }
+
+      @Override
+      public long getIdleNoPlannedWork() {
+        return reason(b, 1);
+      }
+
+      @Override
+      public long getIdleLocalityWait() {
+        return reason(b, 2);
+      }
+
+      @Override
+      public long getIdleJobOrder() {
+        return reason(b, 3);
+      }
+
+      @Override
+      public long getIdleNoRoom() {
+        return reason(b, 4);
+      }
     });
+  }
+
+  private static long reason(CoreBridge b, int i) {
+    long[] c = b.reasonCounts();
+    return i < c.length ? c[i] : 0;
+  }
+
+  /**
+   * Why idle heartbeats granted nothing (JSON; REST
+   * /ws/v1/cluster/scheduler/spindle/activities), about {@code app} on {@code host} when not
+   * null or empty.
+   */
+  public String activities(String app, String host) {
+    return bridge.activities(app == null || app.isEmpty() ? null : attemptOf(app),
+        host == null || host.isEmpty() ? null : host);
+  }
+
+  /**
+   * The core knows an app by its attempt: an application id names its
+   * current attempt; anything else is passed as given (an attempt id, or a
+   * name the core will refuse by name).
+   */
+  private String attemptOf(String app) {
+    try {
+      SchedulerApplication<SpindleAppAttempt> a =
+          applications.get(org.apache.hadoop.yarn.api.records.ApplicationId.fromString(app));
+      SpindleAppAttempt attempt = a == null ? null : a.getCurrentAppAttempt();
+      return attempt == null ? app : attempt.getApplicationAttemptId().toString();
+    } catch (IllegalArgumentException notAnApplicationId) {
+      return app;
+    }
   }
 
   /** Heartbeats allocated (wholly or partly) by the FIFO fallback. */
