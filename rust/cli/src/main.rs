@@ -789,7 +789,7 @@ fn explain_text(app: &str, policy: &str, r: &spindle_core::session::ActivitiesRe
             None => by_reason.push((name, e.description, u64::from(e.repeats))),
         }
     }
-    by_reason.sort_by(|x, y| y.2.cmp(&x.2));
+    by_reason.sort_by_key(|x| std::cmp::Reverse(x.2));
     for (name, description, n) in &by_reason {
         let _ = writeln!(s, "  {n:>8} heartbeats  {name:<16} {description}");
     }
