@@ -1,7 +1,15 @@
 //! Events from the host: nodes, applications, asks, input blocks and
 //! finished containers.
 
-use super::*;
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use crate::model::{NodeId, NONE};
+
+use super::{
+    bad_name, AppId, AppState, Counts, Group, JobOrder, NodeState, Pool, Replicas, Resources,
+    Session, SessionError, ANY, OVERTAKE_BOUND,
+};
 
 impl Session {
     /// A node manager registers. A host that was removed comes back with its old id.
@@ -729,7 +737,9 @@ pub(super) fn adjust_askers(askers: &mut [u32], g: &Group, delta: i32) {
 
 #[cfg(test)]
 mod weight_and_progress {
+    use super::super::{SessionConfig, SessionEvent};
     use super::*;
+    use crate::policy::PolicyKind;
 
     fn cap() -> Resources {
         Resources::new(1024, 1)
