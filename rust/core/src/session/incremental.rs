@@ -26,7 +26,13 @@
 //! anyway). A full plan still replaces everything when it lands; what was
 //! listed after its snapshot is listed again then.
 
-use super::*;
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use crate::model::{Locality, NodeId, NONE};
+use crate::policy::PolicyKind;
+
+use super::{planning, AppId, Group, PlanGarbage, Replicas, Resources, Session, Slot};
 
 /// Tasks one heartbeat inserts at most (the rest waits for the next ones).
 const PER_HEARTBEAT: usize = 2;

@@ -23,7 +23,7 @@ use thiserror::Error;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Bipartite, CostModel, Csr, Locality, NodeId, Problem, NONE};
+use crate::model::{CostModel, Locality, NodeId, NONE};
 use crate::policy::asm1_priced::Durations;
 use crate::policy::compile_time::Rule;
 use crate::policy::delay::{LocalityDelay, Offer};
