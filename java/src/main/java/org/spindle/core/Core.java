@@ -91,22 +91,12 @@ public interface Core extends AutoCloseable {
   int drain(int[] out);
 
   /**
-   * Queues the exact input of {@code app} at {@code priority}: the split file
-   * {@code path} in HDFS, read over WebHDFS from {@code namenodes} (comma
-   * separated) as {@code user} on the core's own thread. Returns at once;
-   * the outcome is a report ({@link #pollReport}).
+   * The exact input of {@code app} at {@code priority}: {@code tasks[i]} lists task i's replica
+   * hosts, comma separated (hosts the core does not know are dropped). Replaces what the asks'
+   * host names told of those tasks.
    */
-  default void readSplits(int app, String appName, int priority, String namenodes, String path,
-      String user) {
-    throw new UnsupportedOperationException("this core reads no split files");
-  }
-
-  /**
-   * The next one-line report of background work ("INFO ..." or "WARN ..."),
-   * waiting up to {@code timeoutMs}; null if none came.
-   */
-  default String pollReport(long timeoutMs) {
-    return null;
+  default void inputBlocks(int app, int priority, String[] tasks) {
+    throw new UnsupportedOperationException("this core takes no exact input");
   }
 
   /**

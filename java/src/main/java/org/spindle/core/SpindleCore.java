@@ -193,7 +193,7 @@ public final class SpindleCore implements Core {
     }
   }
 
-  /** Exact replica hosts per task; {@code tasks[i]} is task i's hosts, comma separated. */
+  @Override
   public void inputBlocks(int app, int priority, String[] tasks) {
     lock.readLock().lock();
     try {
@@ -305,28 +305,6 @@ public final class SpindleCore implements Core {
     lock.readLock().lock();
     try {
       return nativeDrain(open(), out);
-    } finally {
-      lock.readLock().unlock();
-    }
-  }
-
-  @Override
-  public void readSplits(int app, String appName, int priority, String namenodes, String path,
-      String user) {
-    lock.readLock().lock();
-    try {
-      nativeReadSplits(open(), app, appName, priority, namenodes, path, user);
-    } finally {
-      lock.readLock().unlock();
-    }
-  }
-
-  /** Waits outside the heartbeat path; {@link #close} waits for at most one such wait. */
-  @Override
-  public String pollReport(long timeoutMs) {
-    lock.readLock().lock();
-    try {
-      return nativePollReport(open(), timeoutMs);
     } finally {
       lock.readLock().unlock();
     }
@@ -453,12 +431,6 @@ public final class SpindleCore implements Core {
   private static native int nativeAppRanks(long handle, int[] out);
 
   private static native void nativePanicForTest(long handle);
-
-  private static native void nativeReadSplits(long handle, int app, String appName, int priority,
-      String namenodes, String path, String user);
-
-  private static native String nativePollReport(long handle, long timeoutMs);
-
   private static native String nativeActivities(long handle, String app, String host);
 
   private static native int nativeReasonCounts(long handle, long[] out);

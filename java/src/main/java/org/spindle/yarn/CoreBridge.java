@@ -333,36 +333,22 @@ public final class CoreBridge implements AutoCloseable {
   }
 
   /**
-   * Queues the split file of {@code key} for the core's background reader
-   * (the core reads it over WebHDFS; no heartbeat waits). False when the
-   * app is not the core's or the core refused (logged).
+   * The exact input of {@code key} at {@code priority} (see {@link Core#inputBlocks}). False
+   * when the app is not the core's (any more) or the core refused (logged).
    */
-  public synchronized boolean readSplits(Object key, int priority, String namenodes, String path,
-      String user) {
+  public synchronized boolean inputBlocks(Object key, int priority, String[] tasks) {
     Integer id = apps.get(key);
     if (id == null) {
       return false;
     }
     try {
-      core.readSplits(id, key.toString(), priority, namenodes, path, user);
+      core.inputBlocks(id, priority, tasks);
       return true;
     } catch (RuntimeException | LinkageError e) {
       // Not a core failure: the app is planned from its asks, as without the file.
-      LOG.warn("cannot queue the split file " + path + " of " + key + ": " + e
-          + "; planned from its asks");
+      LOG.warn("the core refused the exact input of " + key + " (" + tasks.length + " splits): "
+          + e + "; planned from its asks");
       return false;
-    }
-  }
-
-  /**
-   * The core's next report line, waiting up to {@code timeoutMs}. Not
-   * synchronized: it waits, and heartbeats must not.
-   */
-  public String pollReport(long timeoutMs) {
-    try {
-      return core.pollReport(timeoutMs);
-    } catch (RuntimeException | LinkageError e) {
-      return null;
     }
   }
 

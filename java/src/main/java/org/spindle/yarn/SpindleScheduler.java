@@ -240,7 +240,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     activeUsersManager = new ActiveUsersManager(metrics);
     settings = CoreSetup.settings(conf);
     bridge = new CoreBridge(CoreSetup.factory.apply(settings));
-    reports = new CoreReports(bridge);
+    splits = new SplitFiles(conf, settings, bridge);
     registerBean();
     LOG.info("Spindle scheduler: policy " + settings.core.policy + ", fallback "
         + settings.fallback + ", Hadoop " + HadoopCompat.line() + " API");
@@ -337,12 +337,12 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
 
       @Override
       public long getExactInputApps() {
-        return reports.exactInputs();
+        return splits.exactInputs();
       }
 
       @Override
       public long getSplitReadFailures() {
-        return reports.splitFailures();
+        return splits.failures();
       }
 
       @Override
@@ -422,18 +422,12 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     return Resources.clone(usedResource);
   }
 
-  private CoreReports reports;
-
-  @Override
-  public void serviceStart() throws Exception {
-    super.serviceStart();
-    reports.start();
-  }
+  private SplitFiles splits;
 
   @Override
   public void serviceStop() throws Exception {
-    if (reports != null) {
-      reports.stop();
+    if (splits != null) {
+      splits.close();
     }
     if (bridge != null) {
       bridge.close();
@@ -762,7 +756,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     AppWeights.Weight w = weights.get(attemptId.getApplicationId());
     bridge.appAdded(attemptId, w != null ? w.value : 1.0,
         submit != null ? submit : System.currentTimeMillis());
-    SplitFiles.request(rmContext, settings, bridge, attemptId, user);
+    splits.request(rmContext, attemptId, user);
     LOG.info("Added application attempt " + attemptId + " from user " + user);
     if (!recovering) {
       rmContext.getDispatcher().getEventHandler()

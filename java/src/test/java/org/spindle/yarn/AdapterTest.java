@@ -148,7 +148,12 @@ public final class AdapterTest {
     m.put(SpindleSettings.LIBRARY_PATH, "/opt/spindle/libspindle_jni.so");
     m.put(SpindleSettings.SEED, "7");
     m.put(SpindleSettings.PLANNING_INCREMENTAL, "true");
+    m.put(SpindleSettings.SPLITS_READ, "false");
+    m.put(SpindleSettings.SPLITS_THREADS, "4");
+    m.put(SpindleSettings.SPLITS_TIMEOUT, "5000");
     SpindleSettings s = SpindleSettings.read(m::get);
+    check(d.splitsRead && d.splitsThreads == 2 && d.splitsTimeoutMs == 30_000, "split defaults");
+    check(!s.splitsRead && s.splitsThreads == 4 && s.splitsTimeoutMs == 5000, "split settings");
     check(!d.core.incrementalPlanning && s.core.incrementalPlanning, "incremental planning");
     check(s.core.policy.equals("hadoop-default"), s.core.policy);
     check(s.core.costLocal == 20 && s.core.costRemote == 20 && s.core.remoteGrowth == 1.5, "costs");
@@ -171,6 +176,11 @@ public final class AdapterTest {
           "spindle.planning.incremental = \"yes\": expected true or false"},
       {SpindleSettings.PLANNING_BACKGROUND, "1",
           "spindle.planning.background = \"1\": expected true or false"},
+      {SpindleSettings.SPLITS_READ, "on", "spindle.splits.read = \"on\": expected true or false"},
+      {SpindleSettings.SPLITS_THREADS, "0", "spindle.splits.threads = 0: must be at least 1"},
+      {SpindleSettings.SPLITS_THREADS, "17",
+          "spindle.splits.threads = 17: at most 16 (each holds a NameNode connection per read)"},
+      {SpindleSettings.SPLITS_TIMEOUT, "50", "spindle.splits.timeout-ms = 50: must be at least 100"},
       {SpindleSettings.WEBHDFS_ADDRESS, "nn:9870", "spindle.webhdfs.address = \"nn:9870\": expected an"
           + " http:// or https:// NameNode address, e.g. http://nn:9870"},
     };

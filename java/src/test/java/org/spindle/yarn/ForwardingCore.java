@@ -77,14 +77,8 @@ public class ForwardingCore implements Core {
   }
 
   @Override
-  public void readSplits(int app, String appName, int priority, String namenodes, String path,
-      String user) {
-    inner.readSplits(app, appName, priority, namenodes, path, user);
-  }
-
-  @Override
-  public String pollReport(long timeoutMs) {
-    return inner.pollReport(timeoutMs);
+  public void inputBlocks(int app, int priority, String[] tasks) {
+    inner.inputBlocks(app, priority, tasks);
   }
 
   @Override

@@ -336,4 +336,54 @@ public final class MockCluster implements AutoCloseable {
   public void close() {
     rm.stop();
   }
+
+  /** A job.splitmetainfo (JobSplitWriter's layout) for splits on these hosts; small numbers only. */
+  public static byte[] splitFile(String[][] hosts) {
+    java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+    b.write("META-SPL".getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, 8);
+    b.write(1); // version
+    b.write(hosts.length);
+    int offset = 7;
+    for (String[] split : hosts) {
+      b.write(split.length);
+      for (String h : split) {
+        byte[] t = h.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        b.write(t.length);
+        b.write(t, 0, t.length);
+      }
+      b.write(offset); // start offset in job.split
+      b.write(100); // input length
+      offset += 10;
+    }
+    return b.toByteArray();
+  }
+
+  /**
+   * Submits an app to {@code queue} as the MapReduce client does, its split file (on the local
+   * filesystem) among the AM's resources; as the current user.
+   */
+  public static org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp submitWithSplits(
+      MockRM rm, String queue, String splitPath) throws Exception {
+    org.apache.hadoop.yarn.api.records.ApplicationId id = rm.getClientRMService()
+        .getNewApplication(org.apache.hadoop.yarn.api.protocolrecords.GetNewApplicationRequest
+            .newInstance()).getApplicationId();
+    java.util.Map<String, org.apache.hadoop.yarn.api.records.LocalResource> res =
+        new java.util.HashMap<>();
+    res.put("jobSubmitDir/job.splitmetainfo", org.apache.hadoop.yarn.api.records.LocalResource
+        .newInstance(org.apache.hadoop.yarn.api.records.URL.newInstance("file", null, -1,
+            splitPath), org.apache.hadoop.yarn.api.records.LocalResourceType.FILE,
+            org.apache.hadoop.yarn.api.records.LocalResourceVisibility.APPLICATION, 100, 1));
+    org.apache.hadoop.yarn.api.records.ContainerLaunchContext clc =
+        org.apache.hadoop.yarn.api.records.ContainerLaunchContext.newInstance(res,
+            Collections.<String, String>emptyMap(), Collections.<String>emptyList(), null, null,
+            null);
+    org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext ctx =
+        org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext.newInstance(id, "wordcount",
+            queue, org.apache.hadoop.yarn.api.records.Priority.newInstance(0), clc, false, false,
+            2, org.apache.hadoop.yarn.api.records.Resource.newInstance(MockCluster.GB, 1),
+            "MAPREDUCE");
+    rm.getClientRMService().submitApplication(
+        org.apache.hadoop.yarn.api.protocolrecords.SubmitApplicationRequest.newInstance(ctx));
+    return rm.getRMContext().getRMApps().get(id);
+  }
 }

@@ -45,9 +45,10 @@ public class TestSpindleScheduler {
     CoreSetup.factory = real;
   }
 
-  /** Records the asks the core is sent. */
-  static class AskLog extends ForwardingCore {
+  /** Records the asks and the exact inputs the core is sent. */
+  static final class AskLog extends ForwardingCore {
     final List<String> asks = Collections.synchronizedList(new ArrayList<>());
+    final List<String> inputs = Collections.synchronizedList(new ArrayList<>());
 
     AskLog(Core inner) {
       super(inner);
@@ -58,6 +59,12 @@ public class TestSpindleScheduler {
         int vcores, boolean relaxLocality) {
       asks.add(priority + " " + resource + " " + count);
       super.updateAsk(app, priority, resource, count, memoryMb, vcores, relaxLocality);
+    }
+
+    @Override
+    public void inputBlocks(int app, int priority, String[] tasks) {
+      inputs.add(priority + ": " + String.join(" | ", tasks));
+      super.inputBlocks(app, priority, tasks);
     }
   }
 
@@ -267,145 +274,56 @@ public class TestSpindleScheduler {
     }
   }
 
-  /** A NameNode's WebHDFS OPEN: a redirect to a "DataNode" that serves the file. */
-  static final class FakeWebHdfs implements AutoCloseable {
-    final com.sun.net.httpserver.HttpServer http;
-    final List<String> requests = Collections.synchronizedList(new ArrayList<>());
-
-    FakeWebHdfs(String path, byte[] file) throws java.io.IOException {
-      http = com.sun.net.httpserver.HttpServer.create(
-          new java.net.InetSocketAddress("127.0.0.1", 0), 0);
-      http.createContext("/", ex -> {
-        String target = ex.getRequestURI().toString();
-        requests.add(target);
-        byte[] body;
-        int code;
-        if (!ex.getRequestURI().getPath().equals("/webhdfs/v1" + path)) {
-          code = 404;
-          body = ("{\"RemoteException\":{\"exception\":\"FileNotFoundException\","
-              + "\"message\":\"File does not exist: " + ex.getRequestURI().getPath() + "\"}}")
-              .getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        } else if (!target.contains("datanode=1")) {
-          code = 307;
-          body = new byte[0];
-          ex.getResponseHeaders().add("Location", "http://127.0.0.1:" + port() + target
-              + "&datanode=1");
-        } else {
-          code = 200;
-          body = file;
-        }
-        ex.sendResponseHeaders(code, body.length == 0 ? -1 : body.length);
-        try (java.io.OutputStream o = ex.getResponseBody()) {
-          o.write(body);
-        }
-      });
-      http.start();
-    }
-
-    int port() {
-      return http.getAddress().getPort();
-    }
-
-    @Override
-    public void close() {
-      http.stop(0);
-    }
-  }
-
-  /** A job.splitmetainfo (JobSplitWriter's layout) for splits on these hosts; small numbers only. */
-  static byte[] splitFile(String[][] hosts) {
-    java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
-    b.write("META-SPL".getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, 8);
-    b.write(1); // version
-    b.write(hosts.length);
-    int offset = 7;
-    for (String[] split : hosts) {
-      b.write(split.length);
-      for (String h : split) {
-        byte[] t = h.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        b.write(t.length);
-        b.write(t, 0, t.length);
-      }
-      b.write(offset); // start offset in job.split
-      b.write(100); // input length
-      offset += 10;
-    }
-    return b.toByteArray();
-  }
-
-  /** Submits an app as the MapReduce client does, its split file among the AM's resources. */
-  static org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp submitWithSplits(MockCluster c,
-      String splitPath) throws Exception {
-    org.apache.hadoop.yarn.api.records.ApplicationId id = c.rm.getClientRMService()
-        .getNewApplication(org.apache.hadoop.yarn.api.protocolrecords.GetNewApplicationRequest
-            .newInstance()).getApplicationId();
-    java.util.Map<String, org.apache.hadoop.yarn.api.records.LocalResource> res =
-        new java.util.HashMap<>();
-    res.put("jobSubmitDir/job.splitmetainfo", org.apache.hadoop.yarn.api.records.LocalResource
-        .newInstance(org.apache.hadoop.yarn.api.records.URL.newInstance("hdfs", "nn", 8020,
-            splitPath), org.apache.hadoop.yarn.api.records.LocalResourceType.FILE,
-            org.apache.hadoop.yarn.api.records.LocalResourceVisibility.APPLICATION, 100, 1));
-    org.apache.hadoop.yarn.api.records.ContainerLaunchContext clc =
-        org.apache.hadoop.yarn.api.records.ContainerLaunchContext.newInstance(res,
-            Collections.<String, String>emptyMap(), Collections.<String>emptyList(), null, null,
-            null);
-    org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext ctx =
-        org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext.newInstance(id, "wordcount",
-            "default", org.apache.hadoop.yarn.api.records.Priority.newInstance(0), clc, false, false,
-            2, org.apache.hadoop.yarn.api.records.Resource.newInstance(MockCluster.GB, 1),
-            "MAPREDUCE");
-    c.rm.getClientRMService().submitApplication(
-        org.apache.hadoop.yarn.api.protocolrecords.SubmitApplicationRequest.newInstance(ctx));
-    return c.rm.getRMContext().getRMApps().get(id);
-  }
-
   private static long bean(String attribute) throws Exception {
     return (Long) ManagementFactory.getPlatformMBeanServer().getAttribute(
         new ObjectName("Hadoop:service=ResourceManager,name=SpindleScheduler"), attribute);
   }
 
   /**
-   * The plugin reads a MapReduce app's job.splitmetainfo over WebHDFS in the
-   * background (through the NameNode's redirect to a DataNode) and gives
-   * the core its exact input; a file it cannot read leaves the app planned
-   * from its asks, with one log line.
+   * The plugin reads a MapReduce app's job.splitmetainfo (here on the local
+   * filesystem: any Hadoop FileSystem does) in the background as the app's
+   * user and gives the core its exact input; a file it cannot read leaves
+   * the app planned from its asks, with one log line. The kerberized HDFS
+   * path is TestSecureSplits'.
    */
   @Test
   public void splitFilesAreReadInTheBackground() throws Exception {
-    String path = "/tmp/hadoop-yarn/staging/alice/.staging/job_1_0001/job.splitmetainfo";
-    try (FakeWebHdfs nn = new FakeWebHdfs(path, splitFile(new String[][] {
-        {"h1", "h2"}, {"h3", "h1"}, {"h9"}}))) {
-      YarnConfiguration conf = MockCluster.conf(Sched.SPINDLE);
-      conf.set(SpindleSettings.WEBHDFS_ADDRESS, "http://127.0.0.1:" + nn.port());
-      try (MockCluster c = new MockCluster(Sched.SPINDLE, conf, null)) {
-        MockAM am = org.apache.hadoop.yarn.server.resourcemanager.MockRM.launchAndRegisterAM(
-            submitWithSplits(c, path), c.rm, c.nm("h4"));
-        for (int i = 0; i < 100 && bean("ExactInputApps") < 1; i++) {
-          Thread.sleep(50);
-        }
-        assertEquals("one app with exact input", 1, bean("ExactInputApps"));
-        assertEquals(0, bean("SplitReadFailures"));
-        assertTrue("OPEN as the app's user, then the DataNode: " + nn.requests,
-            nn.requests.size() == 2 && nn.requests.get(0).contains("op=OPEN")
-                && nn.requests.get(0).contains("user.name=")
-                && nn.requests.get(1).contains("datanode=1"));
-        // The maps' asks are served as before.
-        am.allocate(asks(20, 2, "h1"), null);
-        List<Grant> g = c.drive(am, 2, 10, "h1", "h2", "h3", "h4");
-        assertEquals(g.toString(), 2, g.size());
+    java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("spindle-splits");
+    java.nio.file.Path file = dir.resolve("job.splitmetainfo");
+    java.nio.file.Files.write(file, MockCluster.splitFile(new String[][] {{"h1", "h2"}, {"h3", "h1"}, {"h9"}}));
+    String path = file.toAbsolutePath().toString();
+    YarnConfiguration conf = MockCluster.conf(Sched.SPINDLE);
+    AskLog[] log = new AskLog[1];
+    CoreSetup.factory = s -> log[0] = new AskLog(CoreSetup.open(s));
+    try (MockCluster c = new MockCluster(Sched.SPINDLE, conf, null)) {
+      MockAM am = org.apache.hadoop.yarn.server.resourcemanager.MockRM.launchAndRegisterAM(
+          MockCluster.submitWithSplits(c.rm, "default", path), c.rm, c.nm("h4"));
+      for (int i = 0; i < 100 && bean("ExactInputApps") < 1; i++) {
+        Thread.sleep(50);
       }
-      // A split file that is not there: one WARN line, the app runs from its asks.
-      try (MockCluster c = new MockCluster(Sched.SPINDLE, conf, null)) {
-        MockAM am = org.apache.hadoop.yarn.server.resourcemanager.MockRM.launchAndRegisterAM(
-            submitWithSplits(c, "/no/such/job.splitmetainfo"), c.rm, c.nm("h4"));
-        for (int i = 0; i < 100 && bean("SplitReadFailures") < 1; i++) {
-          Thread.sleep(50);
-        }
-        assertEquals(1, bean("SplitReadFailures"));
-        assertEquals(0, bean("ExactInputApps"));
-        am.allocate(asks(20, 2, "h1"), null);
-        assertEquals(2, c.drive(am, 2, 10, "h1", "h2", "h3", "h4").size());
+      assertEquals("one app with exact input", 1, bean("ExactInputApps"));
+      assertEquals(0, bean("SplitReadFailures"));
+      assertEquals("the split hosts reach the core", "[20: h1,h2 | h3,h1 | h9]",
+          log[0].inputs.toString());
+      // The maps' asks are served as before.
+      am.allocate(asks(20, 2, "h1"), null);
+      List<Grant> g = c.drive(am, 2, 10, "h1", "h2", "h3", "h4");
+      assertEquals(g.toString(), 2, g.size());
+    } finally {
+      java.nio.file.Files.delete(file);
+      java.nio.file.Files.delete(dir);
+    }
+    // A split file that is not there: one WARN line, the app runs from its asks.
+    try (MockCluster c = new MockCluster(Sched.SPINDLE, conf, null)) {
+      MockAM am = org.apache.hadoop.yarn.server.resourcemanager.MockRM.launchAndRegisterAM(
+          MockCluster.submitWithSplits(c.rm, "default", "/no/such/job.splitmetainfo"), c.rm, c.nm("h4"));
+      for (int i = 0; i < 100 && bean("SplitReadFailures") < 1; i++) {
+        Thread.sleep(50);
       }
+      assertEquals(1, bean("SplitReadFailures"));
+      assertEquals(0, bean("ExactInputApps"));
+      am.allocate(asks(20, 2, "h1"), null);
+      assertEquals(2, c.drive(am, 2, 10, "h1", "h2", "h3", "h4").size());
     }
   }
 
