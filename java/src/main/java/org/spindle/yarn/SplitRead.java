@@ -22,7 +22,6 @@ import org.apache.hadoop.security.AccessControlException;
 import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.token.SecretManager;
-import org.apache.hadoop.security.token.Token;
 
 /**
  * One read of a MapReduce app's splits, through Hadoop's FileSystem API as
@@ -71,11 +70,9 @@ final class SplitRead {
   /** A read that failed, with a short cause an admin can act on. */
   static final class Failure extends IOException {
     private static final long serialVersionUID = 1L;
-    final String cause;
 
     Failure(String cause, String detail, Throwable e) {
       super(cause + (detail.isEmpty() ? "" : " (" + firstLine(detail) + ")"), e);
-      this.cause = cause;
     }
 
     /** A NameNode's message carries its stack trace: the log line keeps the first line. */
@@ -290,14 +287,5 @@ final class SplitRead {
     IOException u = r.unwrapRemoteException(SecretManager.InvalidToken.class,
         AccessControlException.class, FileNotFoundException.class);
     return u;
-  }
-
-  /** The kinds and services of the tokens a read used, for the log (never the secrets). */
-  static String tokenNames(UserGroupInformation ugi) {
-    List<String> names = new ArrayList<>();
-    for (Token<?> t : ugi.getTokens()) {
-      names.add(t.getKind() + " for " + t.getService());
-    }
-    return names.toString();
   }
 }
