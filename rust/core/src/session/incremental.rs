@@ -32,7 +32,7 @@ use std::sync::Arc;
 use crate::model::{Locality, NodeId, NONE};
 use crate::policy::PolicyKind;
 
-use super::{planning, AppId, Group, PlanGarbage, Replicas, Resources, Session, Slot};
+use super::{planning, AppId, Covered, Group, PlanGarbage, Resources, Session, Slot};
 
 /// Tasks one heartbeat inserts at most (the rest waits for the next ones).
 const PER_HEARTBEAT: usize = 2;
@@ -57,14 +57,6 @@ pub(super) struct Dealing {
     base: usize,
     n: usize,
     size: usize,
-}
-
-/// A group as a plan covered it: its pool and the tasks below `upto` queued.
-pub(super) struct Covered {
-    pub(super) app: AppId,
-    pub(super) priority: i32,
-    pub(super) pool: Arc<Replicas>,
-    pub(super) upto: usize,
 }
 
 /// The search's buffers, indexed by node id (reused).

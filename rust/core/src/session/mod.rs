@@ -351,6 +351,16 @@ impl Hasher for NameHasher {
     }
 }
 
+/// A group as a plan covered it: its pool and the tasks below `upto` queued.
+/// Here, not in `incremental.rs`, so that `planning.rs` (which makes it) and
+/// `incremental.rs` (which keeps it) do not import each other.
+pub(super) struct Covered {
+    pub(super) app: AppId,
+    pub(super) priority: i32,
+    pub(super) pool: Arc<Replicas>,
+    pub(super) upto: usize,
+}
+
 /// Replica hosts of each task of a pool, flat (task i holds
 /// `hosts[start[i]..start[i + 1]]`). Immutable once built, so a plan in
 /// flight shares it with the Session instead of copying it.

@@ -22,10 +22,10 @@ use std::sync::Arc;
 use crate::model::{Bipartite, CostModel, Csr, NodeId, Problem, NONE};
 use crate::policy::PolicyKind;
 
-use super::incremental::Covered;
 use super::spc_order::{spc_order, AppWork, SpcOrder};
 use super::{
-    AppId, Group, JobOrder, Limits, NodeState, Replicas, Resources, Session, Slot, STEAL_CANDIDATES,
+    AppId, Covered, Group, JobOrder, Limits, NodeState, Replicas, Resources, Session, Slot,
+    STEAL_CANDIDATES,
 };
 
 /// Who plans, and when the plan is installed.
