@@ -565,10 +565,4 @@ public class TestSchedulerScenarios {
       assertTrue(unknown[1], unknown[1].contains("application_0_0001"));
     }
   }
-
-  private static NMContainerStatus running(ApplicationAttemptId attempt, long id, int priority) {
-    return NMContainerStatus.newInstance(ContainerId.newContainerId(attempt, id), 0,
-        ContainerState.RUNNING, Resource.newInstance(GB, 1), "", 0, Priority.newInstance(priority),
-        System.currentTimeMillis());
-  }
 }

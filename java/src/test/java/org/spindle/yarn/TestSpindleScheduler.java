@@ -46,7 +46,7 @@ public class TestSpindleScheduler {
   }
 
   /** Records the asks and the exact inputs the core is sent. */
-  static final class AskLog extends ForwardingCore {
+  static class AskLog extends ForwardingCore {
     final List<String> asks = Collections.synchronizedList(new ArrayList<>());
     final List<String> inputs = Collections.synchronizedList(new ArrayList<>());
 
