@@ -196,7 +196,8 @@ fn simulate_refuses_or_finishes() {
         .concat(),
         64,
     );
-    assert!(e.contains("at speed 1e-300"), "{e}");
+    assert!(e.contains("speed at least 0.001"), "{e}");
+    assert!(e.contains("got 1.0 and 1e-300"), "{e}");
     let r = spindle(
         &[
             &[

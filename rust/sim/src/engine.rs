@@ -22,6 +22,11 @@ pub const PRIORITY_REDUCE: i32 = 10;
 /// With work left, a cluster where no container was granted, started or
 /// finished for this long has stalled (no simulated task lasts this long).
 const STALL_MS: u64 = 4 * 3_600_000;
+/// The slowest node speed the simulator takes. Every node heartbeats each
+/// second of simulated time while a task runs, so a node 1e9 times slower
+/// kept one 1 MB map running for years of heartbeats (an hour of wall time)
+/// before any horizon was reached.
+const MIN_SLOW_SPEED: f64 = 1e-3;
 const MB: f64 = (1u64 << 20) as f64;
 /// mapreduce.job.reducer.unconditional-preempt.delay.sec (300 s).
 const REDUCER_PREEMPT_DELAY_MS: u64 = 300_000;
@@ -363,10 +368,11 @@ fn validate(cfg: &SimConfig) -> Result<(), SimError> {
     }
     let slow_ok = (0.0..=1.0).contains(&cfg.slow_fraction)
         && cfg.slow_speed.is_finite()
-        && cfg.slow_speed > 0.0;
+        && cfg.slow_speed >= MIN_SLOW_SPEED;
     if !slow_ok {
         return bad(format!(
-            "slow nodes: fraction must be in [0, 1] and speed positive, got {} and {}",
+            "slow nodes: fraction must be in [0, 1] and speed at least {MIN_SLOW_SPEED} \
+             (a node 1000 times slower than the others), got {:?} and {:?}",
             cfg.slow_fraction, cfg.slow_speed
         ));
     }
