@@ -52,6 +52,28 @@ impl Profile {
     }
 }
 
+/// One task of a job read from a trace (SLS, Rumen): where its input lives
+/// and how long it ran.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TraceTask {
+    /// Hosts holding its input (SLS: `container.host`; Rumen: the
+    /// preferred locations); empty: no input, asked at ANY only.
+    pub hosts: Vec<String>,
+    /// Run time of the container from launch, JVM included, when its input
+    /// is read locally (the simulator adds the network's extra for a
+    /// non-local read; a reduce does not end before the job's last map).
+    pub duration_ms: u64,
+    /// Bytes it reads (Rumen's `hdfsBytesRead`); `None`: one block.
+    pub input_bytes: Option<u64>,
+}
+
+/// A job's tasks as a trace gives them, instead of a profile's shape.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct TraceTasks {
+    pub maps: Vec<TraceTask>,
+    pub reduces: Vec<TraceTask>,
+}
+
 /// One MapReduce job.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct JobSpec {
@@ -65,6 +87,10 @@ pub struct JobSpec {
     pub reduces: u32,
     pub profile: Profile,
     pub weight: f64,
+    /// Tasks read from a trace; `None`: cut from `input_bytes` and shaped
+    /// by `profile`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tasks: Option<Box<TraceTasks>>,
 }
 
 impl JobSpec {
@@ -81,6 +107,23 @@ impl JobSpec {
             reduces,
             profile,
             weight: 1.0,
+            tasks: None,
+        }
+    }
+
+    /// Reduces of the job: the trace's, else `reduces`.
+    pub fn reduce_count(&self) -> u32 {
+        match &self.tasks {
+            Some(t) => t.reduces.len() as u32,
+            None => self.reduces,
+        }
+    }
+
+    /// Maps of the job: the trace's, else one per block of `block_size`.
+    pub fn maps(&self, block_size: u64) -> u64 {
+        match &self.tasks {
+            Some(t) => t.maps.len() as u64,
+            None => self.input_bytes.div_ceil(block_size.max(1)).max(1),
         }
     }
 }
@@ -97,7 +140,7 @@ pub enum WorkloadError {
         line: usize,
         message: String,
     },
-    #[error("unknown workload {0:?}; use wordcount, terasort, mixed or swim:FILE")]
+    #[error("unknown workload {0:?}; use wordcount, terasort, mixed, swim:FILE, sls:FILE or rumen:FILE")]
     Unknown(String),
     #[error("{file}: {size}over the {limit}-byte limit (--max-input-bytes)", size = .size.map(|n| format!("{n} bytes, ")).unwrap_or_default())]
     TooLarge {
@@ -117,7 +160,7 @@ pub const MAX_INPUT_MB: f64 = 1e12;
 
 /// Reads `file` as text, at most `limit` bytes: the length is checked first,
 /// and a device or pipe (`/dev/zero`) is read only one byte past the limit.
-fn read_text(file: &str, limit: u64) -> Result<String, WorkloadError> {
+pub(crate) fn read_text(file: &str, limit: u64) -> Result<String, WorkloadError> {
     use std::io::Read;
     let io = |e: std::io::Error| WorkloadError::Read {
         file: file.to_string(),
@@ -150,6 +193,17 @@ pub enum Workload {
     Terasort,
     Mixed,
     Swim { file: String },
+    /// A Scheduler Load Simulator trace (`crate::trace`).
+    Sls { file: String },
+    /// A Rumen job trace (`crate::trace`).
+    Rumen { file: String },
+}
+
+/// A workload's jobs, and the cluster its trace names (SLS, Rumen).
+#[derive(Debug)]
+pub struct Loaded {
+    pub jobs: Vec<JobSpec>,
+    pub nodes: Option<Vec<crate::config::NamedNode>>,
 }
 
 impl Workload {
@@ -158,13 +212,47 @@ impl Workload {
             "wordcount" => Ok(Workload::Wordcount),
             "terasort" => Ok(Workload::Terasort),
             "mixed" => Ok(Workload::Mixed),
-            _ => match s.strip_prefix("swim:") {
-                Some(file) if !file.is_empty() => Ok(Workload::Swim {
-                    file: file.to_string(),
-                }),
-                _ => Err(WorkloadError::Unknown(s.to_string())),
-            },
+            _ => {
+                let (kind, file) = s.split_once(':').unwrap_or((s, ""));
+                let file = file.to_string();
+                match kind {
+                    _ if file.is_empty() => Err(WorkloadError::Unknown(s.to_string())),
+                    "swim" => Ok(Workload::Swim { file }),
+                    "sls" => Ok(Workload::Sls { file }),
+                    "rumen" => Ok(Workload::Rumen { file }),
+                    _ => Err(WorkloadError::Unknown(s.to_string())),
+                }
+            }
         }
+    }
+
+    /// The jobs and, for a trace, the nodes it names. `limits` bound the
+    /// file and, for a trace, its nodes and tasks.
+    pub fn load(
+        &self,
+        nodes: usize,
+        seed: u64,
+        max_jobs: Option<usize>,
+        limits: &crate::trace::TraceLimits,
+    ) -> Result<Loaded, WorkloadError> {
+        let trace = match self {
+            Workload::Sls { file } => crate::trace::read_sls(file, limits)?,
+            Workload::Rumen { file } => crate::trace::read_rumen(file, limits)?,
+            _ => {
+                return Ok(Loaded {
+                    jobs: self.jobs(nodes, seed, max_jobs, limits.max_bytes)?,
+                    nodes: None,
+                })
+            }
+        };
+        let mut jobs = trace.jobs;
+        if let Some(n) = max_jobs {
+            jobs.truncate(n);
+        }
+        Ok(Loaded {
+            jobs,
+            nodes: Some(trace.nodes),
+        })
     }
 
     /// The jobs, for a cluster of `nodes` nodes (SWIM bytes scale with it).
@@ -195,6 +283,15 @@ impl Workload {
                 64,
             ),
             Workload::Swim { file } => parse_swim(file, &read_text(file, max_bytes)?, nodes)?,
+            // The trace's hosts must then be in the caller's cluster.
+            Workload::Sls { .. } | Workload::Rumen { .. } => {
+                let limits = crate::trace::TraceLimits {
+                    max_bytes,
+                    max_nodes: crate::config::DEFAULT_MAX_NODES,
+                    max_tasks: crate::config::DEFAULT_MAX_TASKS,
+                };
+                self.load(nodes, seed, None, &limits)?.jobs
+            }
         };
         if let Some(n) = max_jobs {
             jobs.truncate(n);
@@ -309,6 +406,7 @@ pub fn parse_swim(file: &str, text: &str, nodes: usize) -> Result<Vec<JobSpec>, 
             reduces,
             profile: Profile::Generic,
             weight: 1.0,
+            tasks: None,
         });
     }
     Ok(jobs)
