@@ -14,8 +14,9 @@ use spindle_core::policy::delay::LocalityDelay;
 use spindle_core::session::{JobOrder, SessionEvent};
 use spindle_core::spc::JobSet;
 use spindle_core::{Assignment, CostModel, Instance, Metrics, PolicyKind, ScheduleKind};
-use spindle_sim::{simulate, NetworkModel, SimConfig, Workload};
+use spindle_sim::{simulate, NetworkModel, SimConfig};
 
+mod cluster;
 mod dag;
 mod estimate;
 mod hdfs_input;
@@ -79,6 +80,10 @@ enum Command {
     Demo(DemoArgs),
     /// Time a planner on an instance file (used by scripts/bench-asm1).
     Bench(BenchArgs),
+    /// Time the core (a Session, as the plugin holds it) under MapReduce-shaped
+    /// asks: full plans, plans while the cluster fills, heartbeats and ask
+    /// updates while apps come and go.
+    ChurnBench(ChurnBenchArgs),
     /// Run MapReduce jobs on a simulated YARN cluster, once per policy.
     Simulate(SimulateArgs),
     /// Rerun a seed paper's experiments and print our figures beside the paper's.
@@ -237,47 +242,59 @@ struct BenchArgs {
 }
 
 #[derive(Args)]
-struct SimulateArgs {
-    /// Node managers (each also a datanode).
-    #[arg(long, default_value_t = 100)]
+struct ChurnBenchArgs {
+    /// Policy whose planner runs.
+    #[arg(long, short, default_value = "asm1")]
+    policy: String,
+    #[arg(long, default_value_t = 10_000)]
     nodes: usize,
-    /// Racks; nodes are spread round-robin.
-    #[arg(long, default_value_t = 4)]
-    racks: usize,
-    /// Containers per node (1024 MB, 1 vcore each).
-    #[arg(long, default_value_t = 4)]
-    slots: u32,
-    /// Fraction of nodes that compute at --slow-speed (heterogeneous cluster).
-    #[arg(long, default_value_t = 0.0)]
-    slow_fraction: f64,
-    /// Relative speed of the slow nodes.
-    #[arg(long, default_value_t = 0.5)]
-    slow_speed: f64,
-    /// Job file (JSON; see the README). Overrides --workload.
+    /// Applications pending at the start (one finishes and one arrives every 500 heartbeats).
+    #[arg(long, default_value_t = 1_000)]
+    apps: usize,
+    /// Maps per application (one container each).
+    #[arg(long, default_value_t = 1_200)]
+    maps: usize,
+    /// Replica hosts per map, each asked for as MapReduce's AM does; 0: the
+    /// old shape of 30 hosts per application.
+    #[arg(long, default_value_t = 3)]
+    hosts_per_map: usize,
+    /// Heartbeats timed under churn once the cluster is full.
+    #[arg(long, default_value_t = 200_000)]
+    heartbeats: usize,
+    /// Full plans of the empty cluster, timed.
+    #[arg(long, default_value_t = 3)]
+    full_plans: usize,
+    /// Heartbeats between plans (a plan starts only if an ask changed).
+    #[arg(long, default_value_t = 1_000)]
+    plan_every: usize,
+    /// A small run for CI: 1,000 nodes, 100 apps, 20,000 heartbeats.
     #[arg(long)]
-    jobs: Option<PathBuf>,
-    /// wordcount, terasort, mixed, or swim:FILE (a SWIM Facebook trace).
-    #[arg(long, default_value = "mixed")]
-    workload: String,
-    /// Keep only the first N jobs of the workload.
-    #[arg(long)]
-    max_jobs: Option<usize>,
-    /// Scale the gaps between submissions so that the cluster's offered load
-    /// is about U (0 < U <= 1); the utilisation reached is the `util` column.
-    #[arg(long, value_name = "U")]
-    load: Option<f64>,
+    quick: bool,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+}
+
+#[derive(Args)]
+struct SimulateArgs {
+    #[command(flatten)]
+    w: cluster::WorkloadArgs,
     /// Policy to run; repeat for several (same cluster and workload each time).
     #[arg(long = "policy", short = 'p', default_values_t = ["hadoop-default".to_string(), "hadoop-fair".to_string(), "asm1".to_string(), "asm1-comm".to_string()])]
     policies: Vec<String>,
-    /// Random seed (placement, heartbeat phases, JVM start-up times).
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
     /// Give the scheduler each job's exact block replicas (as WebHDFS would).
     #[arg(long)]
     exact_blocks: bool,
-    /// Network model of remote reads: `uplink` (per-rack uplink sharing) or `bar:Q` (C_loc + Q ms per running remote read).
+    /// Network model of remote reads: `uplink` (per-rack uplink sharing),
+    /// `bar:Q` (C_loc + Q ms per running remote read) or `flat` (a remote
+    /// read costs a local one, as in Hadoop's Scheduler Load Simulator).
     #[arg(long, default_value = "uplink")]
     network: String,
+    /// Fraction of a job's maps done before its reduces are asked for
+    /// (mapreduce.job.reduce.slowstart.completedmaps; SLS's AM: 1).
+    #[arg(long, default_value_t = 0.05)]
+    slowstart: f64,
     /// CapacityScheduler node-locality-delay (missed opportunities) for hadoop-default.
     #[arg(long, default_value_t = 40)]
     node_locality_delay: i32,
@@ -344,6 +361,7 @@ fn main() {
         Command::Plan(a) => cmd_plan(a, &limits),
         Command::Demo(a) => cmd_demo(a, &limits),
         Command::Bench(a) => cmd_bench(a, &limits),
+        Command::ChurnBench(a) => cmd_churn_bench(a, &limits),
         Command::Simulate(a) => cmd_simulate(a, &limits),
         Command::Repro(a) => repro::run(&a).and_then(|t| emit(&t)),
         Command::Estimate(a) => estimate::run(&a, &limits).and_then(|t| emit(&t)),
@@ -569,51 +587,25 @@ fn cmd_simulate(a: SimulateArgs, limits: &Limits) -> Result<()> {
         .collect::<Result<Vec<_>, _>>()?;
     let network = match a.network.as_str() {
         "uplink" => NetworkModel::RackUplink,
+        "flat" => NetworkModel::Flat,
         other => match other
             .strip_prefix("bar:")
             .and_then(|q| q.parse::<f64>().ok())
         {
             Some(q_ms) if q_ms.is_finite() && q_ms >= 0.0 => NetworkModel::Bar { q_ms },
             _ => bail!(
-                "--network must be `uplink` or `bar:Q` with Q a finite number >= 0 of milliseconds, got {other:?}"
+                "--network must be `uplink`, `flat` or `bar:Q` with Q a finite number >= 0 of milliseconds, got {other:?}"
             ),
         },
     };
-    // Sizes are checked before a job is read or a node allocated.
-    if a.nodes > limits.max_nodes {
-        bail!(
-            "--nodes {}: more than the limit of {} (--max-nodes)",
-            a.nodes,
-            limits.max_nodes
-        );
-    }
-    let jobs = match &a.jobs {
-        Some(path) => spindle_sim::workload::read_job_file(path, limits.max_input_bytes)?,
-        None => {
-            Workload::parse(&a.workload)?.jobs(a.nodes, a.seed, None, limits.max_input_bytes)?
-        }
-    };
-    let mut jobs: Vec<_> = jobs
-        .into_iter()
-        .take(a.max_jobs.unwrap_or(usize::MAX))
-        .collect();
-    if jobs.is_empty() {
-        bail!("the workload has no jobs");
-    }
-    let mut cfg = SimConfig {
-        nodes: a.nodes,
-        racks: a.racks,
-        seed: a.seed,
+    let base = SimConfig {
         exact_blocks: a.exact_blocks,
         network,
-        slow_fraction: a.slow_fraction,
-        slow_speed: a.slow_speed,
+        slowstart: a.slowstart,
         delay: LocalityDelay {
             node_locality_delay: a.node_locality_delay,
             rack_locality_additional_delay: a.rack_locality_additional_delay,
         },
-        max_nodes: limits.max_nodes,
-        max_tasks: limits.max_tasks,
         planning_base_ms: a.planning_ms,
         planning_ms_per_million_tasks: a.planning_ms_per_million_tasks,
         incremental: a.incremental,
@@ -621,12 +613,7 @@ fn cmd_simulate(a: SimulateArgs, limits: &Limits) -> Result<()> {
         job_order: a.job_order,
         ..SimConfig::default()
     };
-    cfg.set_slots(a.slots)
-        .map_err(|e| anyhow::anyhow!("--slots {}: {e}", a.slots))?;
-    let load = match a.load {
-        Some(u) => Some(spindle_sim::scale_to_load(&mut jobs, &cfg, u)?),
-        None => None,
-    };
+    let (mut cfg, jobs, load) = cluster::build(&a.w, limits, base)?;
     if a.record_events.is_some() && policies.len() != 1 {
         bail!("--record-events records one policy; give exactly one --policy");
     }
@@ -668,7 +655,7 @@ fn cmd_simulate(a: SimulateArgs, limits: &Limits) -> Result<()> {
     }
     match a.format {
         Format::Json => {
-            let out = serde_json::json!({"seed": a.seed, "load": load, "policies": runs});
+            let out = serde_json::json!({"seed": a.w.seed, "load": load, "policies": runs});
             emit(&(serde_json::to_string_pretty(&out)? + "\n"))
         }
         Format::Table => emit(&simulate_table(&cfg, jobs.len(), load, &runs)),
@@ -848,6 +835,32 @@ fn simulate_table(
         let _ = writeln!(s);
     }
     s
+}
+
+fn cmd_churn_bench(a: ChurnBenchArgs, limits: &Limits) -> Result<()> {
+    let (nodes, apps, heartbeats) = if a.quick {
+        (1_000, 100, 20_000)
+    } else {
+        (a.nodes, a.apps, a.heartbeats)
+    };
+    limits.check(nodes, apps.saturating_mul(a.maps), "churn-bench")?;
+    let spec = spindle_repro::churn::ChurnSpec {
+        policy: PolicyKind::from_name(&a.policy)?,
+        nodes,
+        apps,
+        maps: a.maps,
+        hosts_per_map: a.hosts_per_map,
+        heartbeats,
+        full_plans: a.full_plans,
+        plan_every: a.plan_every,
+        seed: a.seed,
+        ..Default::default()
+    };
+    let report = spindle_repro::churn::run(&spec)?;
+    match a.format {
+        Format::Json => emit(&(serde_json::to_string_pretty(&report)? + "\n")),
+        Format::Table => emit(&report.table()),
+    }
 }
 
 fn cmd_bench(a: BenchArgs, limits: &Limits) -> Result<()> {
