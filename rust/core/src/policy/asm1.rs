@@ -108,12 +108,19 @@ pub fn semi_matching<'w>(problem: &Problem, ws: &'w mut Asm1Workspace) -> &'w [N
         if ws.dead[p as usize] {
             continue;
         }
-        if ws.augment(problem, p) {
+        // p goes on while it stays first in the heap's order (a node's
+        // finish rises once per wave of its slots): the same visits as
+        // popping it again, without the heap.
+        while ws.augment(problem, p) {
             assigned += 1;
             let c = &mut ws.count[p as usize];
             *c += 1;
-            let key = problem.unit_finish(p, *c + 1);
-            ws.heap.push(Reverse((OrdF64(key), p)));
+            let key = Reverse((OrdF64(problem.unit_finish(p, *c + 1)), p));
+            let first = assigned < matchable && ws.heap.peek().is_none_or(|top| key > *top);
+            if !first {
+                ws.heap.push(key);
+                break;
+            }
         }
     }
     place_unmatched(problem, &mut ws.owner, &mut ws.count);
