@@ -86,6 +86,9 @@ enum Command {
     ChurnBench(ChurnBenchArgs),
     /// Run MapReduce jobs on a simulated YARN cluster, once per policy.
     Simulate(SimulateArgs),
+    /// Write a workload (SWIM, a job file, a generated one or a trace) as a
+    /// Scheduler Load Simulator trace and node file, or as a Rumen trace.
+    Trace(TraceArgs),
     /// Rerun a seed paper's experiments and print our figures beside the paper's.
     Repro(repro::ReproArgs),
     /// Predict task completion from progress reports (Hadoop's default and the
@@ -241,6 +244,27 @@ struct BenchArgs {
     cost: CostArgs,
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum TraceFormat {
+    Sls,
+    Rumen,
+}
+
+#[derive(Args)]
+struct TraceArgs {
+    #[command(flatten)]
+    w: cluster::WorkloadArgs,
+    /// Output format: sls (SLS trace, plus --node-file-out) or rumen.
+    #[arg(long, value_enum)]
+    to: TraceFormat,
+    /// Trace file to write.
+    #[arg(long, short)]
+    out: PathBuf,
+    /// With --to sls: the SLS node file to write (SLS's --nodes).
+    #[arg(long, value_name = "FILE")]
+    node_file_out: Option<PathBuf>,
+}
+
 #[derive(Args)]
 struct ChurnBenchArgs {
     /// Policy whose planner runs.
@@ -363,6 +387,7 @@ fn main() {
         Command::Bench(a) => cmd_bench(a, &limits),
         Command::ChurnBench(a) => cmd_churn_bench(a, &limits),
         Command::Simulate(a) => cmd_simulate(a, &limits),
+        Command::Trace(a) => cmd_trace(a, &limits),
         Command::Repro(a) => repro::run(&a).and_then(|t| emit(&t)),
         Command::Estimate(a) => estimate::run(&a, &limits).and_then(|t| emit(&t)),
         Command::DagPlan(a) => dag::cmd_plan(a, &limits),
@@ -835,6 +860,45 @@ fn simulate_table(
         let _ = writeln!(s);
     }
     s
+}
+
+fn cmd_trace(a: TraceArgs, limits: &Limits) -> Result<()> {
+    let (cfg, jobs, _) = cluster::build(&a.w, limits, SimConfig::default())?;
+    let create = |p: &PathBuf| -> Result<std::io::BufWriter<std::fs::File>> {
+        Ok(std::io::BufWriter::new(
+            std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?,
+        ))
+    };
+    let mut out = create(&a.out)?;
+    let line = match a.to {
+        TraceFormat::Sls => {
+            let Some(nf) = &a.node_file_out else {
+                bail!("--to sls needs --node-file-out FILE (SLS's node file)");
+            };
+            let mut nodes = create(nf)?;
+            let s = spindle_sim::trace::write_sls(&cfg, &jobs, &mut out, &mut nodes)?;
+            nodes
+                .flush()
+                .with_context(|| format!("writing {}", nf.display()))?;
+            format!(
+                "{} jobs ({} maps, {} reduces) on {} nodes in {} racks: {} and {}\n",
+                s.jobs,
+                s.maps,
+                s.reduces,
+                s.nodes,
+                s.racks,
+                a.out.display(),
+                nf.display()
+            )
+        }
+        TraceFormat::Rumen => {
+            let n = spindle_sim::trace::write_rumen(&cfg, &jobs, &mut out)?;
+            format!("{n} jobs: {}\n", a.out.display())
+        }
+    };
+    out.flush()
+        .with_context(|| format!("writing {}", a.out.display()))?;
+    emit(&line)
 }
 
 fn cmd_churn_bench(a: ChurnBenchArgs, limits: &Limits) -> Result<()> {

@@ -703,31 +703,24 @@ pub struct SlsSummary {
     pub racks: usize,
 }
 
-/// Writes `jobs` on the cluster of `cfg` as an SLS trace and node file:
-/// each map's `container.host` is the first replica of its block as
-/// `simulate` places it with `cfg.seed` (HDFS's writer-local replica; SLS
-/// names one host per container), its duration the simulator's node-local
-/// run (JVM start-up, local read, compute at the host's speed); each reduce
-/// the simulator's reduce once the maps are done. A trace job keeps its
-/// tasks. The queue is `default`, the container size `cfg`'s.
-pub fn write_sls(
+/// A job's tasks as the writers put them out: per map its block's replica
+/// nodes, bytes and node-local duration; per reduce its duration.
+struct OutTasks {
+    maps: Vec<(Vec<u32>, u64, u64)>,
+    reduces: Vec<u64>,
+}
+
+/// The cluster of `cfg` and each job's tasks: maps on the blocks `simulate`
+/// places with `cfg.seed`, durations the simulator's node-local run (JVM
+/// start-up, local read, compute at the first replica's speed), reduces the
+/// simulator's reduce once the maps are done. A trace job keeps its tasks.
+fn out_tasks(
     cfg: &SimConfig,
     jobs: &[JobSpec],
-    trace: &mut dyn Write,
-    node_file: &mut dyn Write,
-) -> Result<SlsSummary, SimError> {
-    let io = |e: std::io::Error| SimError::Config(format!("writing the SLS files: {e}"));
+) -> Result<(crate::config::Layout, Vec<OutTasks>), SimError> {
     let layout = cfg.layout();
     let mut streams = Streams::draw(cfg);
     let blocks = place_blocks(cfg, jobs, &layout, &mut streams.placement)?;
-    let cap = cfg.container();
-    let path = |n: u32| {
-        format!(
-            "{}/{}",
-            layout.racks[layout.node_rack[n as usize] as usize],
-            layout.hosts[n as usize]
-        )
-    };
     let ms = |v: f64, what: &dyn Fn() -> String| -> Result<u64, SimError> {
         // SLS parses a duration with Integer.parseInt.
         let v = v.round().max(1.0);
@@ -740,6 +733,62 @@ pub fn write_sls(
             )))
         }
     };
+    let mut out = Vec::with_capacity(jobs.len());
+    for (spec, job_blocks) in jobs.iter().zip(&blocks.per_job) {
+        let mut maps = Vec::with_capacity(job_blocks.len());
+        for (m, &b) in job_blocks.iter().enumerate() {
+            let replicas = blocks.replicas[b as usize].clone();
+            let bytes = blocks.size[b as usize];
+            let duration = match &spec.tasks {
+                Some(t) => t.maps[m].duration_ms,
+                None => {
+                    let speed = cfg.speed(replicas.first().copied().unwrap_or(0) as usize);
+                    ms(map_ms(spec, cfg, bytes, speed), &|| {
+                        format!("map {m} of job {:?}", spec.id)
+                    })?
+                }
+            };
+            maps.push((replicas, bytes, duration));
+        }
+        let reduces = match &spec.tasks {
+            Some(t) => t.reduces.iter().map(|r| r.duration_ms).collect(),
+            None => {
+                let d = ms(reduce_ms(spec, cfg), &|| {
+                    format!("a reduce of job {:?}", spec.id)
+                })?;
+                vec![d; spec.reduces as usize]
+            }
+        };
+        out.push(OutTasks { maps, reduces });
+    }
+    Ok((layout, out))
+}
+
+fn write_err(what: &'static str) -> impl Fn(std::io::Error) -> SimError {
+    move |e| SimError::Config(format!("writing the {what}: {e}"))
+}
+
+/// Writes `jobs` on the cluster of `cfg` as an SLS trace and node file:
+/// each map's `container.host` is the first replica of its block as
+/// `simulate` places it with `cfg.seed` (HDFS's writer-local replica; SLS
+/// names one host per container), durations as [`out_tasks`] gives them.
+/// The queue is `default`, the container size `cfg`'s.
+pub fn write_sls(
+    cfg: &SimConfig,
+    jobs: &[JobSpec],
+    trace: &mut dyn Write,
+    node_file: &mut dyn Write,
+) -> Result<SlsSummary, SimError> {
+    let io = write_err("SLS files");
+    let (layout, all) = out_tasks(cfg, jobs)?;
+    let cap = cfg.container();
+    let path = |n: u32| {
+        format!(
+            "{}/{}",
+            layout.racks[layout.node_rack[n as usize] as usize],
+            layout.hosts[n as usize]
+        )
+    };
     let mut summary = SlsSummary {
         jobs: jobs.len(),
         maps: 0,
@@ -747,7 +796,7 @@ pub fn write_sls(
         nodes: layout.hosts.len(),
         racks: layout.racks.len(),
     };
-    for (spec, job_blocks) in jobs.iter().zip(&blocks.per_job) {
+    for (spec, job) in jobs.iter().zip(&all) {
         let mut tasks: Vec<SlsTaskOut> = Vec::new();
         // Consecutive equal tasks (a job's reduces) as one entry with a count.
         let mut push = |t: SlsTaskOut| match tasks.last_mut() {
@@ -771,33 +820,14 @@ pub fn write_sls(
             memory_mb: cap.memory_mb,
             vcores: cap.vcores,
         };
-        for (m, &b) in job_blocks.iter().enumerate() {
-            let host = blocks.replicas[b as usize].first().copied();
-            let duration = match &spec.tasks {
-                Some(t) => t.maps[m].duration_ms,
-                None => {
-                    let speed = cfg.speed(host.unwrap_or(0) as usize);
-                    ms(map_ms(spec, cfg, blocks.size[b as usize], speed), &|| {
-                        format!("map {m} of job {:?}", spec.id)
-                    })?
-                }
-            };
-            push(task(host.map(path), duration, false));
+        for (replicas, _, duration) in &job.maps {
+            push(task(replicas.first().copied().map(path), *duration, false));
         }
-        let reduces: Vec<u64> = match &spec.tasks {
-            Some(t) => t.reduces.iter().map(|r| r.duration_ms).collect(),
-            None => {
-                let d = ms(reduce_ms(spec, cfg), &|| {
-                    format!("a reduce of job {:?}", spec.id)
-                })?;
-                vec![d; spec.reduces as usize]
-            }
-        };
-        for d in reduces {
+        for &d in &job.reduces {
             push(task(None, d, true));
         }
-        summary.maps += job_blocks.len() as u64;
-        summary.reduces += u64::from(spec.reduce_count());
+        summary.maps += job.maps.len() as u64;
+        summary.reduces += job.reduces.len() as u64;
         let out = SlsJobOut {
             am_type: "mapreduce",
             start: spec.submit_ms,
@@ -806,7 +836,7 @@ pub fn write_sls(
             tasks,
         };
         serde_json::to_writer(&mut *trace, &out).map_err(|e| io(e.into()))?;
-        trace.write_all(b"\n").map_err(io)?;
+        trace.write_all(b"\n").map_err(&io)?;
     }
     let capacity = cfg.node_capacity();
     for (r, rack) in layout.racks.iter().enumerate() {
@@ -826,7 +856,213 @@ pub fn write_sls(
             nodes,
         };
         serde_json::to_writer(&mut *node_file, &out).map_err(|e| io(e.into()))?;
-        node_file.write_all(b"\n").map_err(io)?;
+        node_file.write_all(b"\n").map_err(&io)?;
     }
     Ok(summary)
+}
+
+/// Writes `jobs` as a Rumen job trace (one `LoggedJob` object per line):
+/// each map names all its block's replicas as `preferredLocations` and
+/// runs one attempt on the first from the job's submission, each reduce
+/// one attempt off any host. Times are milliseconds from 0.
+pub fn write_rumen(cfg: &SimConfig, jobs: &[JobSpec], out: &mut dyn Write) -> Result<usize, SimError> {
+    use serde_json::json;
+    let io = write_err("Rumen trace");
+    let (layout, all) = out_tasks(cfg, jobs)?;
+    let rack_of = |n: u32| layout.racks[layout.node_rack[n as usize] as usize].trim_start_matches('/');
+    for (j, (spec, job)) in jobs.iter().zip(&all).enumerate() {
+        let start = spec.submit_ms;
+        let maps: Vec<_> = job
+            .maps
+            .iter()
+            .enumerate()
+            .map(|(m, (replicas, bytes, d))| {
+                let locs: Vec<_> = replicas
+                    .iter()
+                    .map(|&n| json!({"layers": [rack_of(n), layout.hosts[n as usize]]}))
+                    .collect();
+                let host = replicas
+                    .first()
+                    .map(|&n| format!("/{}/{}", rack_of(n), layout.hosts[n as usize]));
+                json!({
+                    "taskID": format!("task_{j}_m_{m:06}"),
+                    "taskType": "MAP",
+                    "preferredLocations": locs,
+                    "attempts": [{"hostName": host, "startTime": start, "finishTime": start + d, "hdfsBytesRead": bytes, "result": "SUCCESS"}],
+                })
+            })
+            .collect();
+        let reduces: Vec<_> = job
+            .reduces
+            .iter()
+            .enumerate()
+            .map(|(r, d)| {
+                json!({
+                    "taskID": format!("task_{j}_r_{r:06}"),
+                    "taskType": "REDUCE",
+                    "attempts": [{"startTime": start, "finishTime": start + d, "result": "SUCCESS"}],
+                })
+            })
+            .collect();
+        let o = json!({
+            "jobID": spec.id,
+            "submitTime": start,
+            "queue": "default",
+            "totalMaps": maps.len(),
+            "totalReduces": reduces.len(),
+            "mapTasks": maps,
+            "reduceTasks": reduces,
+        });
+        serde_json::to_writer(&mut *out, &o).map_err(|e| io(e.into()))?;
+        out.write_all(b"\n").map_err(&io)?;
+    }
+    Ok(jobs.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LIMITS: TraceLimits = TraceLimits {
+        max_bytes: 1 << 20,
+        max_nodes: 100,
+        max_tasks: 1000,
+    };
+
+    fn err_of(r: Result<Trace, WorkloadError>) -> String {
+        match r {
+            Ok(_) => panic!("expected an error"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    const SLS: &str = r#"{"am.type": "mapreduce", "job.start.ms": 0, "job.id": "job_1",
+ "job.tasks": [
+  {"count": 2, "container.host": "/r1/h1", "container.duration.ms": 1000, "container.type": "map"},
+  {"container.host": "/r2/h2", "duration.ms": "500", "container.type": "map"},
+  {"container.start.ms": 10, "container.end.ms": 110, "container.type": "reduce"}]}
+{"job.start.ms": 5000, "job.id": "job_2", "job.count": 2,
+ "job.tasks": [{"container.host": "/r1/h3", "container.duration.ms": 7}]}
+"#;
+
+    #[test]
+    fn reads_an_sls_trace() {
+        let t = parse_sls("t.json", SLS, &LIMITS).unwrap();
+        let ids: Vec<&str> = t.jobs.iter().map(|j| j.id.as_str()).collect();
+        assert_eq!(ids, ["job_1", "job_2_0", "job_2_1"]);
+        let j = &t.jobs[0];
+        let tasks = j.tasks.as_ref().unwrap();
+        assert_eq!(tasks.maps.len(), 3);
+        assert_eq!(tasks.maps[0].hosts, ["h1"]);
+        assert_eq!(tasks.maps[2].duration_ms, 500);
+        assert_eq!(tasks.reduces.len(), 1);
+        assert_eq!(tasks.reduces[0].duration_ms, 100);
+        assert_eq!(t.jobs[1].submit_ms, 5000);
+        let hosts: Vec<(&str, &str)> = t
+            .nodes
+            .iter()
+            .map(|n| (n.host.as_str(), n.rack.as_str()))
+            .collect();
+        assert_eq!(hosts, [("h1", "/r1"), ("h2", "/r2"), ("h3", "/r1")]);
+    }
+
+    #[test]
+    fn sls_errors_name_file_line_job_and_task() {
+        let bad = "{\"job.id\": \"j1\", \"job.tasks\": [{\"container.host\": \"/r/h\"}]}";
+        let e = err_of(parse_sls("bad.json", bad, &LIMITS));
+        assert!(e.starts_with("bad.json, line 1: job \"j1\": task 0: has no duration"), "{e}");
+        let bad = "\n\n{\"job.id\": \"j2\", \"job.tasks\": [{\"container.duration.ms\": \"ten\"}]}";
+        let e = err_of(parse_sls("bad.json", bad, &LIMITS));
+        assert!(e.contains("line 3: job \"j2\": task 0: \"container.duration.ms\" must be an integer, got \"ten\""), "{e}");
+        let bad = "{\"job.id\": \"j3\", \"job.tasks\": [{\"container.duration.ms\": 5, \"container.type\": \"shuffle\"}]}";
+        let e = err_of(parse_sls("bad.json", bad, &LIMITS));
+        assert!(e.contains("\"container.type\" must be map or reduce, got \"shuffle\""), "{e}");
+        let e = err_of(parse_sls("bad.json", "{\"job.id\": 1,", &LIMITS));
+        assert!(e.starts_with("bad.json, line 1: not an SLS trace object"), "{e}");
+        let bad = "{\"job.id\": \"j4\", \"job.count\": 600, \"job.tasks\": [{\"count\": 2, \"container.duration.ms\": 5}]}";
+        let e = err_of(parse_sls("big.json", bad, &LIMITS));
+        assert!(e.contains("past 1000 maps and reduces (--max-tasks)"), "{e}");
+        let bad = "{\"job.id\": \"j5\", \"job.tasks\": [{\"container.host\": \"/a/h\", \"container.duration.ms\": 5}, {\"container.host\": \"/b/h\", \"container.duration.ms\": 5}]}";
+        let e = err_of(parse_sls("racks.json", bad, &LIMITS));
+        assert!(e.contains("host \"h\" is on rack \"/b\" here and on rack \"/a\" before"), "{e}");
+        let twice = "{\"job.id\": \"j\", \"job.tasks\": [{\"container.duration.ms\": 5}]}\n{\"job.id\": \"j\", \"job.tasks\": [{\"container.duration.ms\": 5}]}";
+        let e = err_of(parse_sls("twice.json", twice, &LIMITS));
+        assert!(e.contains("line 2: job \"j\": job id \"j\" appears again (first on line 1)"), "{e}");
+    }
+
+    #[test]
+    fn reads_a_rumen_trace_and_names_bad_tasks() {
+        let rumen = r#"{"jobID": "job_a", "submitTime": 1000,
+  "mapTasks": [{"taskID": "m0", "preferredLocations": [{"layers": ["r1", "h1"]}],
+                "attempts": [{"hostName": "/r1/h1", "startTime": 1100, "finishTime": 1600, "hdfsBytesRead": 1048576}]}],
+  "reduceTasks": [{"taskID": "r0", "attempts": [{"hostName": "/r2/h2", "startTime": 1700, "finishTime": 2700}]}]}
+{"jobID": "job_b", "submitTime": 3000, "mapTasks": [{"taskID": "m1",
+  "attempts": [{"startTime": 5, "finishTime": 9}]}]}"#;
+        let t = parse_rumen("r.json", rumen, &LIMITS).unwrap();
+        assert_eq!(t.jobs.len(), 2);
+        assert_eq!(t.jobs[1].submit_ms, 2000);
+        let m = &t.jobs[0].tasks.as_ref().unwrap().maps[0];
+        assert_eq!((m.hosts.clone(), m.duration_ms, m.input_bytes), (vec!["h1".to_string()], 500, Some(1048576)));
+        let bad = r#"{"jobID": "job_c", "submitTime": 0, "mapTasks": [{"taskID": "m9", "attempts": []}]}"#;
+        let e = err_of(parse_rumen("r.json", bad, &LIMITS));
+        assert_eq!(e, "r.json, line 1: job \"job_c\": task \"m9\": has no attempt");
+        let bad = r#"{"jobID": "job_d", "mapTasks": []}"#;
+        let e = err_of(parse_rumen("r.json", bad, &LIMITS));
+        assert!(e.contains("job \"job_d\": needs a \"submitTime\""), "{e}");
+    }
+
+    #[test]
+    fn sls_node_file_and_its_errors() {
+        let nodes = parse_sls_nodes(
+            "n.json",
+            "{\"rack\": \"r1\", \"nodes\": [{\"node\": \"a\"}, {\"node\": \"b\"}]}\n{\"rack\": \"/r2\", \"nodes\": [{\"node\": \"c\"}]}",
+            &LIMITS,
+        )
+        .unwrap();
+        assert_eq!(nodes.len(), 3);
+        assert_eq!(nodes[2].rack, "/r2");
+        let e = parse_sls_nodes("n.json", "{\"rack\": \"r1\", \"nodes\": [{}]}", &LIMITS)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "n.json, line 1: rack \"r1\": nodes[0] has no \"node\"");
+    }
+
+    /// A generated workload written as SLS and read back keeps its jobs,
+    /// task counts and hosts; the node file gives the same cluster.
+    #[test]
+    fn sls_round_trip() {
+        let mut cfg = SimConfig {
+            nodes: 12,
+            racks: 3,
+            seed: 7,
+            ..SimConfig::default()
+        };
+        cfg.set_slots(2).unwrap();
+        let jobs = crate::Workload::Mixed.jobs(cfg.nodes, 7, Some(5), 1 << 20).unwrap();
+        let (mut trace, mut node_file) = (Vec::new(), Vec::new());
+        let sum = write_sls(&cfg, &jobs, &mut trace, &mut node_file).unwrap();
+        assert_eq!((sum.jobs, sum.nodes, sum.racks), (5, 12, 3));
+        let back = parse_sls("out.json", std::str::from_utf8(&trace).unwrap(), &TraceLimits {
+            max_bytes: 1 << 30,
+            max_nodes: 100,
+            max_tasks: 1 << 20,
+        })
+        .unwrap();
+        assert_eq!(back.jobs.len(), 5);
+        let maps: u64 = back.jobs.iter().map(|j| j.maps(cfg.block_size)).sum();
+        let reduces: u64 = back.jobs.iter().map(|j| u64::from(j.reduce_count())).sum();
+        assert_eq!((maps, reduces), (sum.maps, sum.reduces));
+        let nodes = parse_sls_nodes("nodes.json", std::str::from_utf8(&node_file).unwrap(), &LIMITS).unwrap();
+        assert_eq!(nodes.len(), 12);
+        // Every host a task names is in the node file, on the same rack.
+        for n in &back.nodes {
+            assert!(nodes.contains(n), "{n:?}");
+        }
+        // Written again from what was read: the same trace.
+        let mut cfg2 = cfg.clone();
+        cfg2.set_topology(nodes);
+        let (mut again, mut _nf) = (Vec::new(), Vec::new());
+        write_sls(&cfg2, &back.jobs, &mut again, &mut _nf).unwrap();
+        assert_eq!(String::from_utf8(again).unwrap(), String::from_utf8(trace).unwrap());
+    }
 }
