@@ -32,19 +32,22 @@ pub struct WorkloadArgs {
     /// Relative speed of the slow nodes.
     #[arg(long, default_value_t = 0.5)]
     pub slow_speed: f64,
-    /// Job file (JSON; see the README). Overrides --workload.
+    /// Job file (JSON; the format is in docs/simulator.md). Overrides --workload.
     #[arg(long)]
     pub jobs: Option<PathBuf>,
-    /// wordcount, terasort, mixed, swim:FILE (a SWIM Facebook trace),
+    /// fb2009-6h (six hours of SWIM's Facebook 2009 trace, shipped with
+    /// Spindle, run busy: see --load), wordcount, terasort, mixed (40
+    /// WordCount and TeraSort jobs), swim:FILE (a SWIM Facebook trace),
     /// sls:FILE (a Scheduler Load Simulator trace) or rumen:FILE (a Rumen
     /// job trace).
-    #[arg(long, default_value = "mixed")]
+    #[arg(long, default_value = "fb2009-6h")]
     pub workload: String,
     /// Keep only the first N jobs of the workload.
     #[arg(long)]
     pub max_jobs: Option<usize>,
     /// Scale the gaps between submissions so that the cluster's offered
     /// load is about U (0 < U <= 1); the utilisation reached is the `util` column.
+    /// Default: 0.85 for fb2009-6h, the workload's own times otherwise.
     #[arg(long, value_name = "U")]
     pub load: Option<f64>,
     /// Random seed (placement, heartbeat phases, JVM start-up times).
@@ -83,10 +86,13 @@ pub fn build(
     if let Some(f) = &a.node_file {
         cfg.set_topology(read_sls_nodes(&f.display().to_string(), &tl)?);
     }
+    let mut default_load = None;
     let jobs = match &a.jobs {
         Some(path) => spindle_sim::workload::read_job_file(path, limits.max_input_bytes)?,
         None => {
-            let loaded = Workload::parse(&a.workload)?.load(cfg.nodes, a.seed, None, &tl)?;
+            let w = Workload::parse(&a.workload)?;
+            default_load = w.default_load();
+            let loaded = w.load(cfg.nodes, a.seed, None, &tl)?;
             match loaded.nodes {
                 Some(nodes) if cfg.topology.is_none() && !nodes.is_empty() => {
                     cfg.set_topology(nodes)
@@ -105,9 +111,11 @@ pub fn build(
     }
     cfg.set_slots(a.slots)
         .map_err(|e| anyhow::anyhow!("--slots {}: {e}", a.slots))?;
-    let load = match a.load {
-        Some(u) => Some(spindle_sim::scale_to_load(&mut jobs, &cfg, u)?),
-        None => None,
+    let load = match (a.load, default_load) {
+        (Some(u), _) => Some(spindle_sim::scale_to_load(&mut jobs, &cfg, u)?),
+        // A workload's own load applies where it can: one job has no gaps.
+        (None, Some(u)) => spindle_sim::scale_to_load(&mut jobs, &cfg, u).ok(),
+        (None, None) => None,
     };
     Ok((cfg, jobs, load))
 }

@@ -1,4 +1,4 @@
-//! `spindle dag-plan`, `dag-generate` and `dag-check` (seed 003): arguments
+//! `spindle dag-plan`, `dag-generate` and `dag-check` (the FISCH paper): arguments
 //! and printing; the schedulers are in `spindle_core::dag`.
 
 use std::path::{Path, PathBuf};
@@ -33,8 +33,8 @@ pub struct DagPlanArgs {
     /// Quality condition that drives refinement: utilisation:F or makespan:F.
     #[arg(long, default_value = "utilisation:0.85")]
     quality: String,
-    /// Refinement steps per job at most.
-    #[arg(long, default_value_t = 3)]
+    /// Refinement steps per job at most (6 lets FISCH reach the concrete job).
+    #[arg(long, default_value_t = 6)]
     max_refinements: u32,
     /// Space job releases so the offered load is this share of the total power
     /// (Sect. 5.1: 0.95); by default every job is released at 0.
@@ -46,6 +46,10 @@ pub struct DagPlanArgs {
     /// BLIND's alpha (similar-duration job abstraction).
     #[arg(long, default_value_t = 1.5)]
     blind_alpha: f64,
+    /// FISCH and BLIND as the paper prints them: a task holds its whole
+    /// abstract slot and a BLIND bulk asks for all of its abstract node.
+    #[arg(long)]
+    as_printed: bool,
 }
 
 fn read(path: &Path, limits: &Limits, what: &str) -> Result<String> {
@@ -94,6 +98,7 @@ pub fn cmd_plan(a: DagPlanArgs, limits: &Limits) -> Result<()> {
         load: a.load,
         fisch_group_height: a.group_height,
         blind_alpha: a.blind_alpha,
+        as_printed: a.as_printed,
     };
     let out = plan(&jobs, &dc, policy, &opts);
     match a.format {

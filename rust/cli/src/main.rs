@@ -13,7 +13,7 @@ use spindle_core::policy::asm1::{semi_matching, Asm1Workspace};
 use spindle_core::policy::delay::LocalityDelay;
 use spindle_core::session::{JobOrder, SessionEvent};
 use spindle_core::spc::JobSet;
-use spindle_core::{Assignment, CostModel, Instance, Metrics, PolicyKind, ScheduleKind};
+use spindle_core::{Assignment, CostModel, Instance, JobScheduler, Metrics, PolicyKind};
 use spindle_sim::{simulate, NetworkModel, SimConfig};
 
 mod cluster;
@@ -89,16 +89,18 @@ enum Command {
     /// Write a workload (SWIM, a job file, a generated one or a trace) as a
     /// Scheduler Load Simulator trace and node file, or as a Rumen trace.
     Trace(TraceArgs),
+    /// List every policy: its name, the paper it implements and a one-line summary.
+    Policies(PoliciesArgs),
     /// Rerun a seed paper's experiments and print our figures beside the paper's.
     Repro(repro::ReproArgs),
     /// Predict task completion from progress reports (Hadoop's default and the
     /// JVM-start-up corrected estimator) and score both at 10/25/50 % progress.
     Estimate(estimate::EstimateArgs),
-    /// Statically schedule task-graph jobs on a tree data centre (seed 003: FISCH, BLIND, greedy).
+    /// Statically schedule task-graph jobs on a tree data centre (FISCH paper: FISCH, BLIND, greedy).
     DagPlan(dag::DagPlanArgs),
-    /// Print a seed 003 job (task graph of a schema) or data centre (C0-C5) as JSON.
+    /// Print a FISCH paper's job (task graph of a schema) or data centre (C0-C5) as JSON.
     DagGenerate(dag::DagGenerateArgs),
-    /// Check that a schedule of task-graph jobs is well formed (seed 003, Sect. 2).
+    /// Check that a schedule of task-graph jobs is well formed (FISCH paper, Sect. 2).
     DagCheck(dag::DagCheckArgs),
 }
 
@@ -160,13 +162,13 @@ enum Format {
 
 #[derive(Args)]
 struct PlanArgs {
-    /// Instance file (JSON; see the README for the format).
+    /// Instance file (JSON; the format is in docs/cli.md).
     #[arg(long, short, required_unless_present_any = ["webhdfs", "path", "fsck", "splits"])]
     input: Option<PathBuf>,
-    /// Policy (see the README's policy table; hadoop-default needs `spindle simulate`;
+    /// Policy (`spindle policies` lists them; hadoop-default needs `spindle simulate`;
     /// spc, spc-identical, spc-map-only, fifo, huwf and tetris schedule whole jobs
     /// and print task start and end times). Default: asm1 for --input; for HDFS inputs spindle.policy from --conf-dir
-    /// (asm1-comm when unset, as in the RM plugin).
+    /// (asm1 when unset, as in the RM plugin).
     #[arg(long, short)]
     policy: Option<String>,
     #[command(flatten)]
@@ -177,6 +179,20 @@ struct PlanArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "json")]
     format: Format,
+}
+
+#[derive(Args)]
+struct PoliciesArgs {
+    /// Output format (markdown: the table of docs/policies.md).
+    #[arg(long, value_enum, default_value = "table")]
+    format: PoliciesFormat,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum PoliciesFormat {
+    Table,
+    Json,
+    Markdown,
 }
 
 #[derive(Args)]
@@ -220,7 +236,7 @@ struct BenchArgs {
     /// (--nodes x each of --tasks) and print one table.
     #[arg(long, conflicts_with_all = ["input", "policy"])]
     all: bool,
-    /// Time S-PC (seed 002): LP-Schedule, the full plan and the online
+    /// Time S-PC: LP-Schedule, the full plan and the online
     /// re-solve on Sect. VI.B instances of each of --jobs MapReduce jobs.
     #[arg(long, conflicts_with_all = ["input", "policy", "all"])]
     spc: bool,
@@ -304,8 +320,9 @@ struct ChurnBenchArgs {
 struct SimulateArgs {
     #[command(flatten)]
     w: cluster::WorkloadArgs,
-    /// Policy to run; repeat for several (same cluster and workload each time).
-    #[arg(long = "policy", short = 'p', default_values_t = ["hadoop-default".to_string(), "hadoop-fair".to_string(), "asm1".to_string(), "asm1-comm".to_string()])]
+    /// Policy to run; repeat for several (same cluster and workload each
+    /// time). Default: the stock schedulers' models and Spindle's default.
+    #[arg(long = "policy", short = 'p', default_values_t = ["hadoop-default".to_string(), "hadoop-fair".to_string(), "asm1".to_string()])]
     policies: Vec<String>,
     /// Give the scheduler each job's exact block replicas (as WebHDFS would).
     #[arg(long)]
@@ -360,10 +377,16 @@ struct SimulateArgs {
     /// Order of jobs under planned policies: weighted-remaining (least
     /// pending containers over weight first), fifo (submission order) or
     /// spc (S-PC's LP order, re-solved at each plan; weighted-remaining
-    /// above 200 open stages), or a seed 002 baseline's order:
-    /// spc-identical, spc-map-only, huwf, tetris (see the README).
+    /// above 200 open stages), or an S-PC baseline's order:
+    /// spc-identical, spc-map-only, huwf, tetris (docs/design.md).
     #[arg(long, default_value = "weighted-remaining", value_parser = parse_job_order)]
     job_order: JobOrder,
+    /// Say why job APP (its id in the workload) waited: the heartbeats that
+    /// passed it over, each with its reason (no planned work for the
+    /// node, waiting for locality until T, the job order put another job
+    /// first, no room), printed after the table; in JSON under "explain".
+    #[arg(long, value_name = "APP")]
+    explain: Option<String>,
 }
 
 fn parse_job_order(s: &str) -> Result<JobOrder, String> {
@@ -388,6 +411,7 @@ fn main() {
         Command::ChurnBench(a) => cmd_churn_bench(a, &limits),
         Command::Simulate(a) => cmd_simulate(a, &limits),
         Command::Trace(a) => cmd_trace(a, &limits),
+        Command::Policies(a) => emit(&policies_text(a.format)),
         Command::Repro(a) => repro::run(&a).and_then(|t| emit(&t)),
         Command::Estimate(a) => estimate::run(&a, &limits).and_then(|t| emit(&t)),
         Command::DagPlan(a) => dag::cmd_plan(a, &limits),
@@ -398,6 +422,35 @@ fn main() {
         eprintln!("spindle: error: {e:#}");
         std::process::exit(1);
     }
+}
+
+/// `spindle policies`: the registry's lines, in registry order.
+fn policies_text(format: PoliciesFormat) -> String {
+    let rows = PolicyKind::ALL.map(|p| (p.name(), p.paper(), p.summary()));
+    let mut s = String::new();
+    match format {
+        PoliciesFormat::Json => {
+            let v: Vec<_> = rows
+                .iter()
+                .map(|(n, p, d)| serde_json::json!({"name": n, "paper": p, "summary": d}))
+                .collect();
+            s = serde_json::Value::from(v).to_string() + "\n";
+        }
+        PoliciesFormat::Markdown => {
+            s.push_str("| policy | paper | what it does |\n|---|---|---|\n");
+            for (n, p, d) in rows {
+                let _ = writeln!(s, "| `{n}` | {p} | {d} |");
+            }
+        }
+        PoliciesFormat::Table => {
+            let w = |f: fn(&(&str, &str, &str)) -> usize| rows.iter().map(f).max().unwrap_or(0);
+            let (wn, wp) = (w(|r| r.0.len()), w(|r| r.1.len()));
+            for (n, p, d) in rows {
+                let _ = writeln!(s, "{n:wn$}  {p:wp$}  {d}");
+            }
+        }
+    }
+    s
 }
 
 fn cmd_generate(a: GenerateArgs, limits: &Limits) -> Result<()> {
@@ -443,7 +496,8 @@ fn read_instance(path: &Path, limits: &Limits) -> Result<Instance> {
 
 fn cmd_plan(a: PlanArgs, limits: &Limits) -> Result<()> {
     // Job schedulers (S-PC and its baselines) have their own report.
-    if let Some(kind) = a.policy.as_deref().and_then(ScheduleKind::from_name) {
+    let job_scheduler = a.policy.as_deref().map(PolicyKind::from_name);
+    if let Some(kind) = job_scheduler.and_then(|p| p.ok()?.job_scheduler()) {
         return cmd_plan_schedule(kind, a, limits);
     }
     // A bad --policy fails before any input is read.
@@ -490,7 +544,7 @@ fn cmd_plan(a: PlanArgs, limits: &Limits) -> Result<()> {
 }
 
 /// `spindle plan --policy spc|fifo|...`: the schedule with start and end times.
-fn cmd_plan_schedule(kind: ScheduleKind, a: PlanArgs, limits: &Limits) -> Result<()> {
+fn cmd_plan_schedule(kind: &dyn JobScheduler, a: PlanArgs, limits: &Limits) -> Result<()> {
     let inst = match hdfs_input::load(&a.hdfs, limits)? {
         Some(c) => c.instance,
         None => read_instance(a.input.as_deref().context("--input is required")?, limits)?,
@@ -498,7 +552,6 @@ fn cmd_plan_schedule(kind: ScheduleKind, a: PlanArgs, limits: &Limits) -> Result
     let jobs = JobSet::from_instance(&inst);
     let started = std::time::Instant::now();
     let outcome = kind
-        .scheduler()
         .schedule(&jobs, &inst.problem, a.seed)
         .with_context(|| format!("policy {}", kind.name()))?;
     let ms = started.elapsed().as_secs_f64() * 1e3;
@@ -643,7 +696,18 @@ fn cmd_simulate(a: SimulateArgs, limits: &Limits) -> Result<()> {
         bail!("--record-events records one policy; give exactly one --policy");
     }
     cfg.record_events = a.record_events.is_some();
+    if let Some(app) = &a.explain {
+        if !jobs.iter().any(|j| &j.id == app) {
+            bail!(
+                "--explain {app:?}: no job of that id in the workload (its jobs are {} to {})",
+                jobs[0].id,
+                jobs[jobs.len() - 1].id
+            );
+        }
+        cfg.explain = Some(app.clone());
+    }
     let mut runs = Vec::with_capacity(policies.len());
+    let mut explained = Vec::new();
     for &policy in &policies {
         cfg.policy = policy;
         let bar = progress_bar(&format!("simulating {policy}"));
@@ -669,6 +733,9 @@ fn cmd_simulate(a: SimulateArgs, limits: &Limits) -> Result<()> {
             std::fs::write(path, event_lines(&out.events))
                 .with_context(|| format!("writing {}", path.display()))?;
         }
+        if let Some(r) = out.activities {
+            explained.push((policy.to_string(), r));
+        }
         let mut result = out.result;
         if a.no_wall_clock {
             result.metrics.wall_ms = None;
@@ -680,11 +747,77 @@ fn cmd_simulate(a: SimulateArgs, limits: &Limits) -> Result<()> {
     }
     match a.format {
         Format::Json => {
-            let out = serde_json::json!({"seed": a.w.seed, "load": load, "policies": runs});
+            let mut out = serde_json::json!({"seed": a.w.seed, "load": load, "policies": runs});
+            if a.explain.is_some() {
+                out["explain"] = serde_json::json!(explained
+                    .iter()
+                    .map(|(policy, r)| serde_json::json!({"policy": policy, "activities": r}))
+                    .collect::<Vec<_>>());
+            }
             emit(&(serde_json::to_string_pretty(&out)? + "\n"))
         }
-        Format::Table => emit(&simulate_table(&cfg, jobs.len(), load, &runs)),
+        Format::Table => {
+            let workload = match &a.w.jobs {
+                Some(path) => path.display().to_string(),
+                None => a.w.workload.clone(),
+            };
+            let mut text = simulate_table(&cfg, &workload, jobs.len(), load, &runs);
+            if let Some(app) = &a.explain {
+                for (policy, r) in &explained {
+                    text += &explain_text(app, policy, r);
+                }
+            }
+            emit(&text)
+        }
     }
+}
+
+/// Most entries `--explain` lists per policy (the counts cover them all).
+const EXPLAIN_LINES: usize = 20;
+
+/// `simulate --explain`: why heartbeats under `policy` passed `app` over,
+/// by reason, then the first entries.
+fn explain_text(app: &str, policy: &str, r: &spindle_core::session::ActivitiesReport) -> String {
+    let mut s = format!("\nwhy {app} waited under {policy}:\n");
+    if r.activities.is_empty() {
+        let _ = writeln!(s, "  no heartbeat passed it over");
+        return s;
+    }
+    let mut by_reason: Vec<(&str, &str, u64)> = Vec::new();
+    for e in &r.activities {
+        let name = e.reason.name();
+        match by_reason.iter_mut().find(|(n, _, _)| *n == name) {
+            Some(x) => x.2 += u64::from(e.repeats),
+            None => by_reason.push((name, e.description, u64::from(e.repeats))),
+        }
+    }
+    by_reason.sort_by_key(|x| std::cmp::Reverse(x.2));
+    for (name, description, n) in &by_reason {
+        let _ = writeln!(s, "  {n:>8} heartbeats  {name:<16} {description}");
+    }
+    let _ = writeln!(
+        s,
+        "  first {} of {} entries:",
+        EXPLAIN_LINES.min(r.activities.len()),
+        r.activities.len()
+    );
+    for e in r.activities.iter().take(EXPLAIN_LINES) {
+        let until = if e.until_ms >= 0 {
+            format!(" until {:.1} s", e.until_ms as f64 / 1000.0)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            s,
+            "  {:>9.1}-{:<9.1} s  {:<10} {}{until}  (x{})",
+            e.first_ms as f64 / 1000.0,
+            e.last_ms as f64 / 1000.0,
+            e.host,
+            e.reason.name(),
+            e.repeats
+        );
+    }
+    s
 }
 
 /// The recorded stream as tab-separated lines (read by the JVM tests).
@@ -762,6 +895,9 @@ fn event_lines(events: &[(SessionEvent, Vec<spindle_core::Grant>)]) -> String {
                 progress,
                 now_ms,
             } => writeln!(s, "app_progress\t{app}\t{progress}\t{now_ms}"),
+            SessionEvent::ContainerRecovered { node, app } => {
+                writeln!(s, "container_recovered\t{node}\t{app}")
+            }
         };
     }
     s
@@ -779,8 +915,13 @@ fn progress_bar(message: &str) -> indicatif::ProgressBar {
     bar
 }
 
+/// Jobs listed one by one below the policy table; a longer workload gets
+/// a summary (`--format json` has every job).
+const JOB_LINES_MAX: usize = 40;
+
 fn simulate_table(
     cfg: &SimConfig,
+    workload: &str,
     jobs: usize,
     load: Option<spindle_sim::LoadScaling>,
     runs: &[spindle_sim::SimResult],
@@ -788,7 +929,7 @@ fn simulate_table(
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{} nodes in {} racks, {} containers each; {} jobs; seed {}.",
+        "{} nodes in {} racks, {} containers each; {} jobs ({workload}); seed {}.",
         cfg.nodes,
         cfg.racks,
         cfg.slots(),
@@ -839,6 +980,10 @@ fn simulate_table(
         );
     }
     let _ = writeln!(s);
+    if jobs > JOB_LINES_MAX {
+        job_summary(&mut s, runs);
+        return s;
+    }
     let _ = write!(
         s,
         "{:<14} {:>9} {:>6} {:>4}",
@@ -925,6 +1070,47 @@ fn cmd_churn_bench(a: ChurnBenchArgs, limits: &Limits) -> Result<()> {
         Format::Json => emit(&(serde_json::to_string_pretty(&report)? + "\n")),
         Format::Table => emit(&report.table()),
     }
+}
+
+/// Job completion times of a long run: percentiles, and the mean by job
+/// size (a heavy-tailed trace is mostly small jobs behind a few big ones).
+fn job_summary(s: &mut String, runs: &[spindle_sim::SimResult]) {
+    let _ = writeln!(
+        s,
+        "{:<16} {:>9} {:>9} {:>9} {:>9}   job completion time, s",
+        "policy", "p50", "p90", "p99", "max"
+    );
+    for r in runs {
+        let q = |x| r.jct_quantile(x);
+        let _ = writeln!(
+            s,
+            "{:<16} {:>9.1} {:>9.1} {:>9.1} {:>9.1}",
+            r.policy,
+            q(0.5),
+            q(0.9),
+            q(0.99),
+            q(1.0)
+        );
+    }
+    let _ = writeln!(s);
+    // Size classes with jobs in them (every run has the same jobs).
+    let counts = runs[0].mean_jct_by_size();
+    let shown: Vec<usize> = (0..counts.len()).filter(|&k| counts[k].0 > 0).collect();
+    let _ = write!(s, "{:<16}", "policy");
+    for &k in &shown {
+        let label = spindle_sim::report::SIZE_CLASSES[k].0;
+        let _ = write!(s, " {:>16}", format!("{label} ({})", counts[k].0));
+    }
+    let _ = writeln!(s, "   mean JCT s by maps (jobs)");
+    for r in runs {
+        let _ = write!(s, "{:<16}", r.policy);
+        let by_size = r.mean_jct_by_size();
+        for &k in &shown {
+            let _ = write!(s, " {:>16.1}", by_size[k].1);
+        }
+        let _ = writeln!(s);
+    }
+    let _ = writeln!(s, "\nEvery job: --format json.");
 }
 
 fn cmd_bench(a: BenchArgs, limits: &Limits) -> Result<()> {

@@ -11,17 +11,17 @@ use spindle_repro::{Opts, Paper};
 /// Which paper's experiments to rerun.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum PaperArg {
-    /// Seed 000, Beaumont et al.: Sect. 7.2 (homogeneous) and 7.3 (heterogeneous).
+    /// Beaumont et al.: Sect. 7.2 (homogeneous) and 7.3 (heterogeneous).
     Beaumont,
-    /// Seed 004, Jin et al. (BAR): Table IV and the computation-time figure.
+    /// BAR (Jin et al.): Table IV and the computation-time figure.
     Bar,
-    /// Seed 001, Agosta et al. (LABL): Sect. 4.
+    /// LABL (Agosta et al.): Sect. 4.
     Labl,
-    /// Seed 003, Henzinger et al. (FISCH, BLIND): Sect. 5.1, Tables 1 and 2.
+    /// FISCH (Henzinger et al.; FISCH, BLIND): Sect. 5.1, Tables 1 and 2.
     Fisch,
-    /// Seed 003, Sect. 5.2: a large MapReduce job, FISCH's static plan against hadoop-default in the simulator.
+    /// FISCH paper, Sect. 5.2: a large MapReduce job, FISCH's static plan against hadoop-default in the simulator.
     FischStatic,
-    /// Seed 002, Aggarwal et al. (S-PC): Sect. VI.A (Fig. 4(a)-(c)) and VI.B (Fig. 7, 8).
+    /// S-PC (Aggarwal et al.): Sect. VI.A (Fig. 4(a)-(c)) and VI.B (Fig. 7, 8).
     Spc,
 }
 

@@ -242,7 +242,7 @@ fn input_errors_name_the_file_and_the_field() {
         "spindle: error: instance FILE: instance has no nodes (field \"nodes\" is empty)"
     );
     let path = temp_file("ok.json", r#"{"nodes":[{"host":"a"}]}"#);
-    // `fifo` is a job scheduler now (seed 002); `lifo` is unknown.
+    // `fifo` is a job scheduler now (S-PC's baseline); `lifo` is unknown.
     let o = spindle(&["plan", "-i", path.to_str().unwrap(), "-p", "lifo"]);
     assert_eq!(
         stderr(&o).trim_end(),
@@ -352,11 +352,62 @@ fn simulate_json_is_reproducible_and_plots() {
 }
 
 #[test]
+fn simulate_explain_names_why_a_job_waited() {
+    let args = [
+        "simulate",
+        "--workload",
+        "mixed",
+        "--nodes",
+        "20",
+        "--racks",
+        "2",
+        "--max-jobs",
+        "6",
+        "-p",
+        "asm1",
+        "--no-wall-clock",
+        "--explain",
+        "job_0005",
+    ];
+    let o = spindle(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let why = out
+        .split("why job_0005 waited under asm1:\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{out}"));
+    // Submitted while four jobs ran: the job order served them first.
+    assert!(
+        why.contains("job-order        the job order put another application first"),
+        "{why}"
+    );
+    let json = spindle(&[&args[..], &["--format", "json"]].concat());
+    let v: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let e = &v["explain"][0];
+    assert_eq!(e["policy"], "asm1");
+    let acts = e["activities"]["activities"].as_array().unwrap();
+    assert!(!acts.is_empty() && acts.iter().all(|a| a["app"] == "job_0005"));
+    let o = spindle(&[
+        "simulate",
+        "--workload",
+        "mixed",
+        "--max-jobs",
+        "2",
+        "--explain",
+        "job_9",
+    ]);
+    assert_eq!(
+        stderr(&o).trim_end(),
+        "spindle: error: --explain \"job_9\": no job of that id in the workload (its jobs are job_0001 to job_0002)"
+    );
+}
+
+#[test]
 fn simulate_errors_name_the_input() {
     let o = spindle(&["simulate", "--workload", "pi"]);
     assert_eq!(
         stderr(&o).trim_end(),
-        "spindle: error: unknown workload \"pi\"; use wordcount, terasort, mixed or swim:FILE"
+        "spindle: error: unknown workload \"pi\"; use fb2009-6h, wordcount, terasort, mixed or swim:FILE"
     );
     let o = spindle(&["simulate", "--network", "bar:x"]);
     assert_eq!(
@@ -490,19 +541,15 @@ fn bench_all_errors_name_the_input() {
 
 #[test]
 fn simulate_load_scales_arrivals_and_reports_the_utilisation_reached() {
-    let swim = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/swim/FB-2009_samples_24_times_1hr_0_first50jobs.tsv"
-    );
-    if !std::path::Path::new(swim).exists() {
-        eprintln!("skipped: {swim} is absent (the shared SWIM data)");
-        return;
-    }
+    // The shipped FB-2009 hours as a plain SWIM file: their recorded times.
+    let swim = concat!(env!("CARGO_MANIFEST_DIR"), "/../sim/data/fb2009-6h.tsv");
     let workload = format!("swim:{swim}");
     let args = [
         "simulate",
         "--workload",
         &workload,
+        "--max-jobs",
+        "50",
         "--nodes",
         "20",
         "-p",

@@ -1,4 +1,4 @@
-//! `spindle dag-generate`, `dag-plan` and `dag-check` end to end (seed 003),
+//! `spindle dag-generate`, `dag-plan` and `dag-check` end to end (the FISCH paper),
 //! and their errors on bad input.
 
 mod common;

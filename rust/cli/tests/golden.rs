@@ -5,7 +5,7 @@
 //! - `spindle plan` JSON on two generated instances (or its error, for
 //!   heartbeat-only policies), without the wall-clock `plan_ms`;
 //! - the offline executor (`PolicyKind::execute`);
-//! - the compile-time dispatch (seed 004 Sect. V.B) of the policies that
+//! - the compile-time dispatch (BAR Sect. V.B) of the policies that
 //!   have one (hds, ds0.15, ds0.25, gcc);
 //! - `spindle simulate --no-wall-clock` JSON on a three-job file, with and
 //!   without `--exact-blocks`, and the Session's event and grant log of each

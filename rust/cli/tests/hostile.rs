@@ -166,7 +166,11 @@ fn simulate_refuses_or_finishes() {
     let f = write("swim-2009.tsv", "job0\t0\t0\t1e18\t0\t0\n");
     let e = error(&["simulate", "--workload", &format!("swim:{f}")], 64);
     assert!(e.ends_with("the limit (--max-tasks)"), "{e}");
+    // The 40-job mix: its first jobs read gigabytes, so extreme speeds and
+    // network costs reach the simulator's horizon.
     let small = [
+        "--workload",
+        "mixed",
         "--nodes",
         "8",
         "--racks",
@@ -335,6 +339,8 @@ fn float_flags_take_any_magnitude() {
         (
             &[
                 "simulate",
+                "--workload",
+                "mixed",
                 "--max-jobs",
                 "1",
                 "--nodes",
@@ -349,6 +355,8 @@ fn float_flags_take_any_magnitude() {
         (
             &[
                 "simulate",
+                "--workload",
+                "mixed",
                 "--max-jobs",
                 "1",
                 "--nodes",
@@ -361,6 +369,8 @@ fn float_flags_take_any_magnitude() {
         (
             &[
                 "simulate",
+                "--workload",
+                "mixed",
                 "--max-jobs",
                 "1",
                 "--nodes",

@@ -1,4 +1,4 @@
-//! `spindle repro beaumont`: the quick mode runs every experiment of seed 000
+//! `spindle repro beaumont`: the quick mode runs every experiment of Beaumont et al.
 //! Sect. 7 with tiny sizes, prints JSON rows for every policy and draws the plot.
 
 mod common;

@@ -1,4 +1,4 @@
-//! `spindle repro fisch-static --quick` end to end (seed 003, Sect. 5.2).
+//! `spindle repro fisch-static --quick` end to end (the FISCH paper, Sect. 5.2).
 
 mod common;
 

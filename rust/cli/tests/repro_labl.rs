@@ -1,4 +1,4 @@
-//! `spindle repro labl` end to end (tiny sizes) and the seed 001 policies
+//! `spindle repro labl` end to end (tiny sizes) and the LABL policies
 //! through `spindle plan`.
 
 mod common;

@@ -1,4 +1,4 @@
-//! S-PC and its baselines through `spindle plan` (seed 002).
+//! S-PC and its baselines through `spindle plan`.
 
 mod common;
 use common::{scratch_dir, spindle, stderr, stdout};

@@ -1,4 +1,4 @@
-//! Seed 003: planning latency of FISCH, BLIND and greedy. One 1,000-task job
+//! The FISCH paper: planning latency of FISCH, BLIND and greedy. One 1,000-task job
 //! of each schema on C4 (8,000 nodes; the paper's claim is at most 2 s per
 //! job) and 20 non-uniform 1,000-task jobs on C0 (greedy included).
 

@@ -1,5 +1,5 @@
 //! A small deterministic discrete-event executor for the dispatch policies of
-//! seed 000 (Sect. 6 and 7.1): every node slot frees at the node's initial
+//! Beaumont et al. (Sect. 6 and 7.1): every node slot frees at the node's initial
 //! load; whenever a slot is free, the policy's [`Rule`] picks the task it
 //! starts (from a planned queue, by stealing, or by a greedy rule), or leaves
 //! the slot idle for good. A task's duration, `size * cost / speed` with the
@@ -23,7 +23,7 @@ use crate::plan::Assignment;
 use crate::policy::asm1_priced::{remote_factor, start_delay_waves, take_remote, Price};
 use crate::policy::compile_time::Dispatcher;
 use crate::policy::fair::FairLocality;
-use crate::policy::{ClusterView, FreeSlot};
+use crate::policy::free_slot::{ClusterView, FreeSlot};
 
 /// The state a rule sees when a slot is free.
 pub struct ExecState<'p> {
@@ -904,5 +904,41 @@ mod tests {
         let e = execute(&p, &mut Lazy, 0);
         assert_eq!(e.order.len(), 2);
         assert!(e.node_of.iter().all(|&n| n != NONE));
+    }
+
+    /// `asm1-priced` offline (the price itself is tested in its file).
+    /// Node 0 has 6 tasks queued; the last, t5, is also on node 2, which
+    /// runs its own one task. Node 1 (no replica) prices t5: node 0 starts
+    /// it in 5 durations, node 2 in 1 (then steals it): wait. With t5 on
+    /// node 0 only, node 1 takes it at once.
+    #[test]
+    fn the_wait_is_the_earliest_over_the_replica_holders() {
+        for (shared, t5_on) in [(true, 2), (false, 1)] {
+            let mut replicas = vec![vec![0]; 6];
+            if shared {
+                replicas[5].push(2);
+            }
+            replicas.push(vec![2]);
+            let p = Problem::uniform(3, &replicas, CostModel::default());
+            let plan = Assignment::from_order(3, vec![0, 0, 0, 0, 0, 0, 2], &[0, 1, 2, 3, 4, 5, 6]);
+            let e = execute(&p, &mut Planned::with_free_slot(&plan, FreeSlot::Priced), 1);
+            assert_eq!(e.node_of[5], t5_on, "shared {shared}: {e:?}");
+        }
+    }
+
+    /// All tasks on node 0 (one slot): node 1 waits while node 0's queue is
+    /// short, and takes remote work once the back task would wait longer
+    /// than two task durations (factor 3).
+    #[test]
+    fn the_executor_waits_for_a_holder_that_frees_soon() {
+        for (tasks, remote) in [(2, false), (3, false), (4, true), (8, true)] {
+            let p = Problem::uniform(2, &vec![vec![0]; tasks], CostModel::default());
+            // ASM1's plan: every task on its one holder.
+            let order: Vec<TaskId> = (0..tasks as TaskId).collect();
+            let plan = Assignment::from_order(2, vec![0; tasks], &order);
+            let e = execute(&p, &mut Planned::with_free_slot(&plan, FreeSlot::Priced), 1);
+            assert_eq!(e.order.len(), tasks);
+            assert_eq!(e.non_local > 0, remote, "{tasks} tasks: {e:?}");
+        }
     }
 }

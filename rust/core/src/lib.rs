@@ -18,5 +18,5 @@ pub use error::CoreError;
 pub use instance::{Instance, InstanceFile, PlanReport};
 pub use model::{CostModel, Locality, NodeId, Problem, TaskId};
 pub use plan::{evaluate, Assignment, Metrics};
-pub use policy::{JobScheduler, Planner, PolicyKind, ScheduleKind};
+pub use policy::{JobScheduler, Planner, PolicyKind};
 pub use session::{AppId, Grant, Resources, Session, SessionConfig, SessionError};

@@ -234,7 +234,7 @@ pub fn evaluate(problem: &Problem, a: &Assignment) -> Metrics {
     }
 }
 
-/// The figures of merit of seed 001 (Agosta et al.) Sect. 3.2.
+/// The figures of merit of LABL (Agosta et al.) Sect. 3.2.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Accounting {
     /// `l(T) = max_s phi(s)`: the last finish time, initial loads included and
@@ -258,7 +258,7 @@ pub fn task_work(problem: &Problem, t: TaskId, n: NodeId, remote: f64) -> f64 {
     problem.task_size[t as usize] * cost / problem.node_speed[n as usize]
 }
 
-/// Latency, resource accounting and throughput of `a` (seed 001 Sect. 3.2).
+/// Latency, resource accounting and throughput of `a` (LABL Sect. 3.2).
 /// A node's load is `phi(s) = phi_s + work / slots` (the paper's servers run
 /// one task at a time; several slots share the work); the remote cost is
 /// `remote_cost(r)` with r the plan's remote tasks, as in [`evaluate`].

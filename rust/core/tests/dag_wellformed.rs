@@ -1,5 +1,6 @@
-//! Seed 003: every DAG policy gives well-formed schedules (checked by the
-//! independent validator) on random jobs of every schema and random trees.
+//! The FISCH paper: every DAG policy gives well-formed schedules (checked by the
+//! independent validator) on random jobs of every schema and random trees,
+//! in our reading and as printed.
 
 use proptest::prelude::*;
 use spindle_core::dag::generate::{self, Schema};
@@ -20,6 +21,7 @@ proptest! {
         load in prop_oneof![Just(None), Just(Some(0.95)), Just(Some(3.0))],
         util in 0.3f64..1.0,
         group_height in 0u32..3,
+        as_printed in any::<bool>(),
     ) {
         let dc = DataCentre::from_file("dc", &generate::tree(aggs, leaves, per_leaf, |l| l % 2 == 0)).unwrap();
         let jobs: Vec<Job> = (0..njobs)
@@ -33,6 +35,7 @@ proptest! {
                 quality: Quality::Utilisation(util),
                 load,
                 fisch_group_height: group_height,
+                as_printed,
                 ..PlanOptions::default()
             };
             let out = plan(&jobs, &dc, policy, &opts);

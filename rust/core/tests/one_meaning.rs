@@ -89,7 +89,7 @@ fn a_free_node_with_no_local_work_does_the_same_in_the_executor_and_the_session(
 #[test]
 fn delay_dispatchers_wait_their_threshold_in_the_session() {
     // 20 one-slot nodes; DS0.15 skips floor(0.15 * 20) = 3 offers, then
-    // takes a remote task (seed 004 Sect. V), as the compile-time dispatch.
+    // takes a remote task (BAR Sect. V), as the compile-time dispatch.
     let mut s = Session::new(SessionConfig {
         policy: PolicyKind::Ds15,
         ..SessionConfig::default()
@@ -121,7 +121,7 @@ fn delay_dispatchers_wait_their_threshold_in_the_session() {
 #[test]
 fn spc_placements_mean_the_same_in_plan_the_planner_and_the_session() {
     use spindle_core::spc::JobSet;
-    use spindle_core::{Instance, ScheduleKind};
+    use spindle_core::Instance;
     let inst = Instance::from_json(
         r#"{"nodes":[{"host":"n0"},{"host":"n1"}],
             "jobs":[{"id":"j","tasks":[
@@ -141,8 +141,11 @@ fn spc_placements_mean_the_same_in_plan_the_planner_and_the_session() {
         (PolicyKind::SpcLocal, vec![3, 1]),
         (PolicyKind::Spc, vec![2, 2]),
     ] {
-        let kind = ScheduleKind::from_name(policy.name()).unwrap();
-        let o = kind.scheduler().schedule(&jobs, &inst.problem, 7).unwrap();
+        let o = policy
+            .job_scheduler()
+            .unwrap()
+            .schedule(&jobs, &inst.problem, 7)
+            .unwrap();
         assert_eq!(
             per_node(&o.schedule.assignment.node_of),
             want,
@@ -173,7 +176,7 @@ fn a_priced_wait_is_the_same_in_the_executor_and_the_session() {
     assert!(session_spills(PolicyKind::Asm1Comm, 2, 600));
 }
 
-/// Seed 002's baselines mean the same in `spindle plan`, the offline
+/// S-PC's baselines mean the same in `spindle plan`, the offline
 /// planner and the Session: four tasks held by node 0 of two one-slot
 /// nodes, node 0 three times faster. Identical-machine believes them equal
 /// and splits the tasks; S-PC, Map-only, HUWF and Tetris (Algorithm 2 on
@@ -181,7 +184,7 @@ fn a_priced_wait_is_the_same_in_the_executor_and_the_session() {
 #[test]
 fn the_baselines_mean_the_same_in_plan_the_planner_and_the_session() {
     use spindle_core::spc::JobSet;
-    use spindle_core::{Instance, ScheduleKind};
+    use spindle_core::Instance;
     let inst = Instance::from_json(
         r#"{"nodes":[{"host":"n0","speed":3},{"host":"n1","speed":1}],
             "jobs":[{"id":"j","tasks":[
@@ -197,9 +200,12 @@ fn the_baselines_mean_the_same_in_plan_the_planner_and_the_session() {
         }
         c
     };
-    for kind in ScheduleKind::ALL {
-        let policy = PolicyKind::from_name(kind.name()).unwrap();
-        let o = kind.scheduler().schedule(&jobs, &inst.problem, 7).unwrap();
+    for policy in PolicyKind::job_schedulers() {
+        let o = policy
+            .job_scheduler()
+            .unwrap()
+            .schedule(&jobs, &inst.problem, 7)
+            .unwrap();
         let want = per_node(&o.schedule.assignment.node_of);
         let expect = match policy {
             PolicyKind::SpcIdentical => vec![2, 2],

@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use spindle_core::spc::{JobSet, Outcome};
-use spindle_core::{Instance, ScheduleKind};
+use spindle_core::{Instance, PolicyKind};
 
 fn instance_text(
     speeds: &[(f64, u32)],
@@ -108,10 +108,10 @@ proptest! {
         edges.dedup();
         let inst = Instance::from_json(&instance_text(&speeds, &jobs, &edges)).unwrap();
         let js = JobSet::from_instance(&inst);
-        let bound = ScheduleKind::Spc.scheduler().schedule(&js, &inst.problem, 1).unwrap()
+        let bound = PolicyKind::Spc.job_scheduler().unwrap().schedule(&js, &inst.problem, 1).unwrap()
             .lp.unwrap().objective;
-        for k in ScheduleKind::ALL {
-            let o = k.scheduler().schedule(&js, &inst.problem, 7).unwrap();
+        for k in PolicyKind::job_schedulers() {
+            let o = k.job_scheduler().unwrap().schedule(&js, &inst.problem, 7).unwrap();
             check(&inst, &js, &o).map_err(|e| TestCaseError::fail(format!("{}: {e}", k.name())))?;
             let twct = o.schedule.twct(&js);
             prop_assert!(twct >= bound * (1.0 - 1e-6) - 1e-9,
@@ -130,8 +130,12 @@ fn a_cycle_of_predecessors_is_named() {
     .unwrap();
     let mut js = JobSet::from_instance(&inst);
     js.after = spindle_core::model::Csr::from_rows(vec![vec![1u32], vec![0u32]]);
-    for k in ScheduleKind::ALL {
-        let e = k.scheduler().schedule(&js, &inst.problem, 0).unwrap_err();
+    for k in PolicyKind::job_schedulers() {
+        let e = k
+            .job_scheduler()
+            .unwrap()
+            .schedule(&js, &inst.problem, 0)
+            .unwrap_err();
         assert_eq!(
             e.to_string(),
             "job \"j0\": field \"after\" closes a cycle of predecessors; S-PC needs an acyclic job graph",
@@ -151,8 +155,12 @@ fn huge_slot_counts_cost_nothing() {
     ))
     .unwrap();
     let js = JobSet::from_instance(&inst);
-    for k in ScheduleKind::ALL {
-        let o = k.scheduler().schedule(&js, &inst.problem, 0).unwrap();
+    for k in PolicyKind::job_schedulers() {
+        let o = k
+            .job_scheduler()
+            .unwrap()
+            .schedule(&js, &inst.problem, 0)
+            .unwrap();
         check(&inst, &js, &o).unwrap();
     }
 }
@@ -167,14 +175,15 @@ fn spc_beats_fifo_when_a_heavy_job_arrives_first() {
     ))
     .unwrap();
     let js = JobSet::from_instance(&inst);
-    let twct = |k: ScheduleKind| {
-        k.scheduler()
+    let twct = |k: PolicyKind| {
+        k.job_scheduler()
+            .unwrap()
             .schedule(&js, &inst.problem, 0)
             .unwrap()
             .schedule
             .twct(&js)
     };
-    assert!(twct(ScheduleKind::Spc) < twct(ScheduleKind::Fifo));
+    assert!(twct(PolicyKind::Spc) < twct(PolicyKind::Fifo));
 }
 
 #[test]

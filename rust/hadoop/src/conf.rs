@@ -896,7 +896,7 @@ pub const DEFAULTS: [(&str, &str); 24] = [
     (keys::JOB_ORDER, "weighted-remaining"),
     (keys::SEED, "1"),
     // Limits on what the readers take from outside; no cluster comes near
-    // them (the README's table of limits documents each).
+    // them (docs/admin-guide.md's table of limits documents each).
     (keys::TOPOLOGY_SCRIPT_TIMEOUT, "60s"),
     (keys::TOPOLOGY_SCRIPT_MAX_OUTPUT, "1m"),
     (keys::WEBHDFS_MAX_RESPONSE, "256m"),

@@ -3,8 +3,8 @@
 //! ([`webhdfs`]), and the offline inputs an administrator may have instead:
 //! `hdfs fsck` output ([`fsck`]) and a job's split meta-info ([`splits`]).
 //! All of them end as [`blocks::Block`]s, which [`blocks::to_instance`] turns
-//! into the instance the planners take. [`split_reader`] reads running jobs'
-//! split files in the background for the ResourceManager plugin.
+//! into the instance the planners take. (The ResourceManager plugin reads
+//! running jobs' split files itself, with Hadoop's own FileSystem client.)
 
 pub mod blocks;
 pub mod conf;
@@ -12,7 +12,6 @@ pub mod conf;
 pub mod fake_namenode;
 pub mod fsck;
 pub mod input;
-pub mod split_reader;
 pub mod splits;
 pub mod topology;
 pub mod webhdfs;
@@ -20,7 +19,6 @@ pub mod webhdfs;
 pub use blocks::{to_instance, Block, BuildError, Replica};
 pub use conf::{ConfError, Configuration, Settings};
 pub use fsck::{parse_fsck, FsckError};
-pub use split_reader::{SplitJob, SplitReadError, SplitReader};
 pub use splits::{parse_split_meta_info, splits_to_blocks, SplitError};
 pub use topology::{Topology, TopologyError};
 pub use webhdfs::{WebHdfs, WebHdfsError, WebHdfsOptions};

@@ -359,7 +359,7 @@ fn a_bad_policy_names_file_key_and_a_short_value() {
         e.contains("spindle-site.xml:3: property spindle.policy: \"lifo\" is not a policy; known policies: asm1, asm1-comm"),
         "{e}"
     );
-    // Seed 002's baselines are policies the Session runs.
+    // S-PC's baselines are policies the Session runs.
     let d = dir("settings-baseline");
     std::fs::write(
         d.join("spindle-site.xml"),

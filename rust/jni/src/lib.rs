@@ -13,30 +13,27 @@
 //!   into the JVM.
 //! - Raw JNI calls throughout (jni's `sys` layer): the heartbeat is one array
 //!   region write, no wrapper objects.
-//! - `nativeReadSplits` queues a job's `job.splitmetainfo` for the background
-//!   split reader (spindle-hadoop); its thread, not a heartbeat, waits for
-//!   HDFS, then hands the Session the exact replicas. Each outcome becomes a
-//!   one-line report that Java collects with `nativePollReport` and logs.
+//! - Exact input (`nativeInputBlocks`) comes from the plugin, which reads each
+//!   job's split file with Hadoop's own FileSystem client as the job's user;
+//!   the core does no I/O.
 
 // The `pub unsafe extern` functions are JNI entry points: only the JVM calls
 // them, with the arguments `SpindleCore`'s native declarations promise.
 #![allow(clippy::missing_safety_doc)]
 
-use std::collections::VecDeque;
 use std::ffi::{CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, Condvar, Mutex, Once, PoisonError};
+use std::sync::{Arc, Mutex, Once, PoisonError};
 use std::time::Duration;
 
 use jni::sys::{
-    jboolean, jclass, jdouble, jdoubleArray, jfloat, jint, jintArray, jlong, jobjectArray, jstring,
-    JNIEnv,
+    jboolean, jclass, jdouble, jdoubleArray, jfloat, jint, jintArray, jlong, jlongArray,
+    jobjectArray, jstring, JNIEnv,
 };
 use spindle_core::policy::delay::LocalityDelay;
 use spindle_core::session::JobOrder;
 use spindle_core::session::{BackgroundPlanner, Limits, NodeOffer};
 use spindle_core::{CostModel, Grant, Locality, PolicyKind, Resources, Session, SessionConfig};
-use spindle_hadoop::split_reader::{ReaderOptions, SplitJob, SplitReader};
 
 type Env = *mut JNIEnv;
 
@@ -54,45 +51,12 @@ struct Core {
     offers: Vec<NodeOffer>,
 }
 
-/// What a handle points to: the Session, and the split reader that feeds it
-/// from its own thread (started on first use).
+/// What a handle points to: the Session, and its planner thread.
 struct Handle {
     core: Arc<Mutex<Core>>,
     /// The planner thread (with background planning): it takes the lock to
     /// copy the inputs and to swap a plan in, never while it plans.
     planner: Option<BackgroundPlanner>,
-    reader: Mutex<Option<SplitReader>>,
-    reports: Arc<Reports>,
-}
-
-/// One-line outcomes of the background work, for Java to log ("INFO ..." or
-/// "WARN ..."); bounded, the oldest go first.
-#[derive(Default)]
-struct Reports {
-    lines: Mutex<VecDeque<String>>,
-    ready: Condvar,
-}
-
-const MAX_REPORTS: usize = 1000;
-
-impl Reports {
-    fn push(&self, line: String) {
-        let mut q = self.lines.lock().unwrap_or_else(PoisonError::into_inner);
-        if q.len() >= MAX_REPORTS {
-            q.pop_front();
-        }
-        q.push_back(line);
-        self.ready.notify_one();
-    }
-
-    fn pop(&self, wait: Duration) -> Option<String> {
-        let q = self.lines.lock().unwrap_or_else(PoisonError::into_inner);
-        let (mut q, _) = self
-            .ready
-            .wait_timeout_while(q, wait, |q| q.is_empty())
-            .unwrap_or_else(PoisonError::into_inner);
-        q.pop_front()
-    }
 }
 
 /// What went wrong, and so which Java exception to throw.
@@ -275,12 +239,7 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeCreate(
         } else {
             None
         };
-        let handle = Box::new(Handle {
-            core,
-            planner,
-            reader: Mutex::new(None),
-            reports: Arc::new(Reports::default()),
-        });
+        let handle = Box::new(Handle { core, planner });
         Ok(Box::into_raw(handle) as jlong)
     })
 }
@@ -293,8 +252,6 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeDestroy(
 ) {
     guard(env, || {
         if handle != 0 {
-            // The split reader's thread keeps the Session until it has
-            // finished the job in hand; dropping the reader never waits.
             drop(Box::from_raw(handle as *mut Handle));
         }
         Ok(())
@@ -509,6 +466,21 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeAppContain
         locked(handle, |c| {
             Ok(c.session.app_container_finished(node, app)?)
         })
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeContainerRecovered(
+    env: Env,
+    _: jclass,
+    handle: jlong,
+    node: jint,
+    app: jint,
+) {
+    guard(env, || {
+        let node = id(node, "node id")?;
+        let app = id(app, "app id")?;
+        locked(handle, |c| Ok(c.session.container_recovered(node, app)?))
     })
 }
 
@@ -889,114 +861,69 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeDrain(
     })
 }
 
-/// Queues `path` (the `job.splitmetainfo` in HDFS of app `app`, named
-/// `app_name` in reports) to be read over
-/// WebHDFS from `namenodes` (comma separated) as `user` on the split
-/// reader's thread; the splits' hosts then become the app's exact input at
-/// `priority`. Returns at once; the outcome comes as a report.
+/// Why idle heartbeats granted nothing, as JSON (`ActivitiesReport`): the
+/// entries about application `app` on host `host`, each when not null.
+/// An unknown application or host throws IllegalArgumentException naming it.
 #[no_mangle]
-#[allow(clippy::too_many_arguments)]
-pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeReadSplits(
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeActivities(
     env: Env,
     _: jclass,
     handle: jlong,
-    app: jint,
-    app_name: jstring,
-    priority: jint,
-    namenodes: jstring,
-    path: jstring,
-    user: jstring,
-) {
-    guard(env, || {
-        let app = id(app, "application id")?;
-        let app_name = string(env, app_name, "application name")?;
-        let namenodes = string(env, namenodes, "NameNode address")?;
-        let path = string(env, path, "split file path")?;
-        let user = if user.is_null() {
+    app: jstring,
+    host: jstring,
+) -> jstring {
+    let json = guard(env, || {
+        let app = if app.is_null() {
             None
         } else {
-            Some(string(env, user, "user")?).filter(|u| !u.is_empty())
+            Some(string(env, app, "application id")?)
         };
-        let h = handle_ref(handle)?;
-        let job = SplitJob {
-            app,
-            app_name,
-            priority,
-            namenodes: namenodes
-                .split(',')
-                .map(str::trim)
-                .filter(|a| !a.is_empty())
-                .map(String::from)
-                .collect(),
-            path,
-            user,
+        let host = if host.is_null() {
+            None
+        } else {
+            Some(string(env, host, "host")?)
         };
-        let mut reader = h.reader.lock().unwrap_or_else(PoisonError::into_inner);
-        if reader.is_none() {
-            let (core, reports) = (h.core.clone(), h.reports.clone());
-            let r = SplitReader::start(ReaderOptions::default(), move |job, result| {
-                reports.push(apply_splits(&core, job, result));
-            })
-            .map_err(|e| Fault::Internal(format!("cannot start the split reader thread: {e}")))?;
-            *reader = Some(r);
-        }
-        if let Some(r) = reader.as_ref() {
-            r.submit(job).map_err(|e| Fault::Internal(e.to_string()))?;
-        }
-        Ok(())
-    })
-}
-
-/// Hands a read's hosts to the Session; the report line for Java's log.
-fn apply_splits(
-    core: &Mutex<Core>,
-    job: &SplitJob,
-    result: Result<Vec<Vec<String>>, spindle_hadoop::SplitReadError>,
-) -> String {
-    let fallback = "; planned from its asks";
-    match result {
-        Ok(hosts) => {
-            let n = hosts.len();
-            let mut c = core.lock().unwrap_or_else(PoisonError::into_inner);
-            match c.session.set_input_blocks(job.app, job.priority, &hosts) {
-                Ok(()) => format!(
-                    "INFO {}: exact input of {n} splits from {}",
-                    job.app_name, job.path
-                ),
-                Err(e) => format!(
-                    "WARN {}: splits from {} not used: {e}",
-                    job.app_name, job.path
-                ),
-            }
-        }
-        Err(e) => format!(
-            "WARN {}: cannot read its split file over WebHDFS ({}): {e}{fallback}",
-            job.app_name,
-            job.namenodes.join(",")
-        ),
-    }
-}
-
-/// The next report line, waiting up to `timeout_ms`; null when none came.
-#[no_mangle]
-pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativePollReport(
-    env: Env,
-    _: jclass,
-    handle: jlong,
-    timeout_ms: jlong,
-) -> jstring {
-    let line = guard(env, || {
-        let h = handle_ref(handle)?;
-        let wait = Duration::from_millis(timeout_ms.clamp(0, 60_000) as u64);
-        Ok(h.reports.pop(wait))
+        locked(handle, |c| {
+            Ok(Some(
+                c.session
+                    .activities_named(app.as_deref(), host.as_deref())?
+                    .to_json(),
+            ))
+        })
     });
-    match line {
-        Some(l) => {
-            let c = CString::new(l.replace('\0', " ")).unwrap_or_default();
+    match json {
+        Some(j) => {
+            let c = CString::new(j.replace('\0', " ")).unwrap_or_default();
             ((**env).v1_2.NewStringUTF)(env, c.as_ptr())
         }
         None => std::ptr::null_mut(),
     }
+}
+
+/// Idle heartbeats and passed-over applications counted by reason
+/// (`spindle_core::session::Reason::ALL` order) into `out`; returns how many
+/// were written.
+#[no_mangle]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeReasonCounts(
+    env: Env,
+    _: jclass,
+    handle: jlong,
+    out: jlongArray,
+) -> jint {
+    guard(env, || {
+        if out.is_null() {
+            return Err(Fault::BadInput("reason counts buffer is null".into()));
+        }
+        let counts = locked(handle, |c| Ok(c.session.reason_counts()))?;
+        let v: Vec<jlong> = counts
+            .iter()
+            .map(|&(_, n)| n.min(i64::MAX as u64) as jlong)
+            .collect();
+        let api = &(**env).v1_2;
+        let n = ((api.GetArrayLength)(env, out).max(0) as usize).min(v.len());
+        (api.SetLongArrayRegion)(env, out, 0, n as jint, v.as_ptr());
+        Ok(n as jint)
+    })
 }
 
 /// For tests of the failure path: panics inside the core, under its lock.

@@ -1,4 +1,4 @@
-//! Experiments of seed 004 (BAR, Jin et al.): Table IV (makespan ratio to BAR
+//! Experiments of the BAR paper (Jin et al.): Table IV (makespan ratio to BAR
 //! and data locality of BAR, MB, HDS, GCC, DS0.15, DS0.25 on E1-E3 under three
 //! network/workload conditions) and the computation time of Fig. 9.
 //!

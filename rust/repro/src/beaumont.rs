@@ -1,4 +1,4 @@
-//! Experiments of seed 000 (Beaumont, Lambert, Marchal, Thomas), Sect. 7:
+//! Experiments of Beaumont et al. (Beaumont, Lambert, Marchal, Thomas), Sect. 7:
 //! homogeneous tasks (7.2: makespan overhead of the MAKESPAN strategies,
 //! non-local fraction of the COMM ones, for |P| = 50, 10 and 100) and
 //! heterogeneous durations (7.3, with synthetic durations of given NSD since

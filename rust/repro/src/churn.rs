@@ -271,12 +271,26 @@ impl Bench<'_> {
         am.app = self.session.add_app(&am.name, 1.0, now).map_err(err)?;
         for (&n, &c) in &am.host_ask {
             self.session
-                .update_ask(am.app, PRIORITY, &self.hosts[n as usize], c, container(), true)
+                .update_ask(
+                    am.app,
+                    PRIORITY,
+                    &self.hosts[n as usize],
+                    c,
+                    container(),
+                    true,
+                )
                 .map_err(err)?;
         }
         for (&r, &c) in &am.rack_ask {
             self.session
-                .update_ask(am.app, PRIORITY, &self.racks[r as usize], c, container(), true)
+                .update_ask(
+                    am.app,
+                    PRIORITY,
+                    &self.racks[r as usize],
+                    c,
+                    container(),
+                    true,
+                )
                 .map_err(err)?;
         }
         self.session
@@ -517,7 +531,12 @@ pub fn run(spec: &ChurnSpec) -> Result<ChurnReport> {
     let mut i: usize = 0;
     let mut cursor = 0usize;
     let now_of = |i: usize| (i as i64 * 1000) / spec.nodes as i64;
-    let step = |b: &mut Bench, i: usize, cursor: &mut usize, out: &mut Vec<Grant>, asks: &mut Vec<f64>| -> Result<f64> {
+    let step = |b: &mut Bench,
+                i: usize,
+                cursor: &mut usize,
+                out: &mut Vec<Grant>,
+                asks: &mut Vec<f64>|
+     -> Result<f64> {
         let node = ((i as u64 * 7919) % u64::from(nodes)) as u32;
         let us = b.heartbeat(node, now_of(i), out)?;
         if i % 10 == 9 && !b.ams.is_empty() {

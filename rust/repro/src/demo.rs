@@ -1,4 +1,4 @@
-//! `spindle demo`: the static comparison of seed 000's model, Hadoop's greedy
+//! `spindle demo`: the static comparison of Beaumont et al.'s model, Hadoop's greedy
 //! against ASM1 on unit tasks (makespan, non-local fraction, planning time).
 
 use std::fmt::Write as _;
@@ -47,7 +47,7 @@ pub fn run(a: &DemoSpec) -> Result<String> {
     let _ = writeln!(s, "Spindle demo: {} nodes, {} racks, {} replicas per block placed as HDFS does; unit tasks; mean of {} instances per row.",
         a.nodes, a.racks, a.replicas, a.runs
     );
-    let _ = writeln!(s, "Hadoop's default (seed 000 Sect. 4: an idle node takes a random local task) against ASM1 (optimal semi-matching).");
+    let _ = writeln!(s, "Hadoop's default (Beaumont et al., Sect. 4: an idle node takes a random local task) against ASM1 (optimal semi-matching).");
     let _ = writeln!(s);
     let _ = writeln!(s, "MAKESPAN-ORIENTED: local tasks only (greedy stays idle when it has no local task; ASM1 plans all at once)");
     let _ = writeln!(

@@ -1,4 +1,4 @@
-//! `spindle repro fisch-static`: Sect. 5.2 of seed 003 (static against
+//! `spindle repro fisch-static`: Sect. 5.2 of the FISCH paper (static against
 //! dynamic). One large MapReduce job on N nodes of 4 slots (the paper's four
 //! map tasks per TaskTracker) with 50 maps per node (the paper's 50 * N
 //! images), planned statically by FISCH and the greedy baseline on a data

@@ -1,4 +1,4 @@
-//! `spindle repro labl`: Sect. 4 of seed 001 (Agosta, Pelosi, Speziale).
+//! `spindle repro labl`: Sect. 4 of the LABL paper (Agosta, Pelosi, Speziale).
 //!
 //! One job on servers with an existing workload: `|rho(t)|` uniform in
 //! `[1, rho_max]` (distinct random servers, `rho_max = 4` but in the

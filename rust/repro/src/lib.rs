@@ -79,17 +79,17 @@ pub(crate) fn in_file(path: &Path) -> impl FnOnce(ReproError) -> ReproError + '_
 /// Which paper's experiments to rerun.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Paper {
-    /// Seed 000, Beaumont et al.: Sect. 7.2 (homogeneous) and 7.3 (heterogeneous).
+    /// Beaumont et al.: Sect. 7.2 (homogeneous) and 7.3 (heterogeneous).
     Beaumont,
-    /// Seed 004, Jin et al. (BAR): Table IV and the computation-time figure.
+    /// BAR (Jin et al.): Table IV and the computation-time figure.
     Bar,
-    /// Seed 001, Agosta et al. (LABL): Sect. 4.
+    /// LABL (Agosta et al.): Sect. 4.
     Labl,
-    /// Seed 003, Henzinger et al. (FISCH, BLIND): Sect. 5.1.
+    /// FISCH (Henzinger et al.; FISCH, BLIND): Sect. 5.1.
     Fisch,
-    /// Seed 003, Sect. 5.2: FISCH's static schedule against hadoop-default.
+    /// FISCH paper, Sect. 5.2: FISCH's static schedule against hadoop-default.
     FischStatic,
-    /// Seed 002, Aggarwal et al. (S-PC): Sect. VI.A (Fig. 4) and VI.B (Fig. 7, 8).
+    /// S-PC (Aggarwal et al.): Sect. VI.A (Fig. 4) and VI.B (Fig. 7, 8).
     Spc,
 }
 

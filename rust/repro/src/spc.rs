@@ -1,4 +1,4 @@
-//! Seed 002 (Aggarwal, Lan, Subramaniam and Xu), S-PC: the testbed of
+//! S-PC (Aggarwal, Lan, Subramaniam and Xu): the testbed of
 //! Sect. VI.A (Fig. 4(a)-(c)) and the large-scale simulation of Sect. VI.B
 //! (Fig. 7 and 8), played on S-PC's own schedule model: machines run one task
 //! at a time at their speed, so the schedule each policy computes is what
@@ -19,7 +19,7 @@ use rand_chacha::ChaCha8Rng;
 use spindle_core::instance::{InstanceFile, JobJson, NodeJson, TaskJson};
 use spindle_core::spc::online::Resolver;
 use spindle_core::spc::{lp, lp_jobs, JobSet, Speeds};
-use spindle_core::{CostModel, Instance, ScheduleKind};
+use spindle_core::{CostModel, Instance, JobScheduler, PolicyKind};
 
 use crate::{metrics, setup, Opts, Report, ReproError, Result, Row};
 
@@ -194,32 +194,38 @@ fn job_twct(jobs: &JobSet, completion: &[f64]) -> f64 {
         .sum()
 }
 
-fn twct_of(kind: ScheduleKind, file: InstanceFile, seed: u64) -> Result<f64> {
+/// The job scheduler of a registry line (the lists here hold only job
+/// schedulers).
+fn scheduler(kind: PolicyKind) -> Result<&'static dyn JobScheduler> {
+    kind.job_scheduler()
+        .ok_or_else(|| ReproError::Invalid(format!("policy {kind} schedules no jobs")))
+}
+
+fn twct_of(kind: PolicyKind, file: InstanceFile, seed: u64) -> Result<f64> {
     let inst = Instance::from_file(file)?;
     let jobs = JobSet::from_instance(&inst);
-    let o = kind
-        .scheduler()
+    let o = scheduler(kind)?
         .schedule(&jobs, &inst.problem, seed)
         .map_err(|e| ReproError::Invalid(format!("policy {}: {e}", kind.name())))?;
     Ok(job_twct(&jobs, &o.schedule.completion))
 }
 
-const FIG4_POLICIES: [ScheduleKind; 4] = [
-    ScheduleKind::Spc,
-    ScheduleKind::Fifo,
-    ScheduleKind::SpcIdentical,
-    ScheduleKind::SpcMapOnly,
+const FIG4_POLICIES: [PolicyKind; 4] = [
+    PolicyKind::Spc,
+    PolicyKind::Fifo,
+    PolicyKind::SpcIdentical,
+    PolicyKind::SpcMapOnly,
 ];
 
 /// The paper's "outperforms ... by up to" of Fig. 4(a) and 4(b), Sect. VI.A.
-fn fig4_paper(fig: char, kind: ScheduleKind) -> Option<f64> {
+fn fig4_paper(fig: char, kind: PolicyKind) -> Option<f64> {
     match (fig, kind) {
-        ('a', ScheduleKind::Fifo) => Some(0.62),
-        ('a', ScheduleKind::SpcIdentical) => Some(0.68),
-        ('a', ScheduleKind::SpcMapOnly) => Some(0.45),
-        ('b', ScheduleKind::Fifo) => Some(0.80),
-        ('b', ScheduleKind::SpcIdentical) => Some(0.65),
-        ('b', ScheduleKind::SpcMapOnly) => Some(0.52),
+        ('a', PolicyKind::Fifo) => Some(0.62),
+        ('a', PolicyKind::SpcIdentical) => Some(0.68),
+        ('a', PolicyKind::SpcMapOnly) => Some(0.45),
+        ('b', PolicyKind::Fifo) => Some(0.80),
+        ('b', PolicyKind::SpcIdentical) => Some(0.65),
+        ('b', PolicyKind::SpcMapOnly) => Some(0.52),
         _ => None,
     }
 }
@@ -300,24 +306,24 @@ fn fig4(fig: char, opts: &Opts) -> Result<Report> {
     })
 }
 
-const LARGE_POLICIES: [ScheduleKind; 4] = [
-    ScheduleKind::Spc,
-    ScheduleKind::Huwf,
-    ScheduleKind::Tetris,
-    ScheduleKind::Fifo,
+const LARGE_POLICIES: [PolicyKind; 4] = [
+    PolicyKind::Spc,
+    PolicyKind::Huwf,
+    PolicyKind::Tetris,
+    PolicyKind::Fifo,
 ];
 
 /// Fig. 7 (reduce task MB 600 -> 1400) and Fig. 8 (W_max 2 -> 18): the
 /// paper's increases in TWCT between the ends of each sweep (Sect. VI.B).
-fn large_paper(fig: u8, kind: ScheduleKind) -> (f64, Option<f64>) {
+fn large_paper(fig: u8, kind: PolicyKind) -> (f64, Option<f64>) {
     match (fig, kind) {
-        (7, ScheduleKind::Spc) => (44680.0, Some(0.2098)),
-        (7, ScheduleKind::Huwf) => (48730.0, Some(0.2169)),
-        (7, ScheduleKind::Tetris) => (51321.0, Some(0.218)),
+        (7, PolicyKind::Spc) => (44680.0, Some(0.2098)),
+        (7, PolicyKind::Huwf) => (48730.0, Some(0.2169)),
+        (7, PolicyKind::Tetris) => (51321.0, Some(0.218)),
         (7, _) => (78977.0, Some(0.2358)),
-        (_, ScheduleKind::Spc) => (330873.0, None),
-        (_, ScheduleKind::Huwf) => (361123.0, None),
-        (_, ScheduleKind::Tetris) => (388214.0, None),
+        (_, PolicyKind::Spc) => (330873.0, None),
+        (_, PolicyKind::Huwf) => (361123.0, None),
+        (_, PolicyKind::Tetris) => (388214.0, None),
         _ => (561185.0, None),
     }
 }
@@ -407,7 +413,7 @@ fn large_fig(fig: u8, opts: &Opts) -> Result<Report> {
     })
 }
 
-/// Every experiment of seed 002.
+/// Every experiment of the S-PC paper.
 pub fn run(opts: &Opts) -> Result<Vec<Report>> {
     let small = opts.runs_or(10) * 3 * 3;
     let large_points = if opts.quick { 2 } else { 5 };
@@ -433,7 +439,7 @@ pub fn bench(job_counts: &[usize], repeat: usize) -> Result<String> {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "S-PC on seed 002 Sect. VI.B instances (N jobs = N/2 MapReduce jobs of a map and a reduce stage, N/2 machines, 1-50 map and 1-50 reduce tasks a MapReduce job), best of {repeat} runs"
+        "S-PC on the S-PC paper's Sect. VI.B instances (N jobs = N/2 MapReduce jobs of a map and a reduce stage, N/2 machines, 1-50 map and 1-50 reduce tasks a MapReduce job), best of {repeat} runs"
     );
     let _ = writeln!(
         s,
@@ -455,15 +461,13 @@ pub fn bench(job_counts: &[usize], repeat: usize) -> Result<String> {
             lp_ms = lp_ms.min(t.elapsed().as_secs_f64() * 1e3);
             cuts = sol.cuts.len();
             let t = Instant::now();
-            ScheduleKind::Spc
-                .scheduler()
+            scheduler(PolicyKind::Spc)?
                 .schedule(&jobs, &inst.problem, 0)
                 .map_err(invalid)?;
             plan_ms = plan_ms.min(t.elapsed().as_secs_f64() * 1e3);
         }
         // Online: re-solve at the first 10 job departures of S-PC's schedule.
-        let o = ScheduleKind::Spc
-            .scheduler()
+        let o = scheduler(PolicyKind::Spc)?
             .schedule(&jobs, &inst.problem, 0)
             .map_err(invalid)?;
         let mut departures: Vec<f64> = o.schedule.completion.clone();

@@ -82,6 +82,9 @@ pub struct SimConfig {
     pub exact_blocks: bool,
     /// Record the Session event stream and grants (for replay tests).
     pub record_events: bool,
+    /// Keep the Session's record of idle heartbeats for this job (its id)
+    /// and hand it out with the run (`spindle simulate --explain`).
+    pub explain: Option<String>,
     /// Modelled planning time (the RM plugin plans on a thread): a plan
     /// started at a heartbeat is used from `base + per million tasks`
     /// later. 0 and 0: plans are used at once.
@@ -145,6 +148,7 @@ impl Default for SimConfig {
             slow_speed: 0.5,
             exact_blocks: false,
             record_events: false,
+            explain: None,
             planning_base_ms: 0.0,
             planning_ms_per_million_tasks: 0.0,
             incremental: false,

@@ -8,7 +8,7 @@ use std::time::Instant;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use spindle_core::generate::Placement;
-use spindle_core::session::{Planning, SessionEvent, ANY};
+use spindle_core::session::{ActivitiesReport, Planning, SessionEvent, ANY};
 use spindle_core::{AppId, Grant, Locality, Resources, Session, SessionConfig, SessionError};
 use thiserror::Error;
 
@@ -94,7 +94,13 @@ pub struct SimOutput {
     pub maps_done_ms: Vec<u64>,
     /// Session events in order, each with the grants it returned (with `record_events`).
     pub events: Vec<(SessionEvent, Vec<Grant>)>,
+    /// Why idle heartbeats passed over the job `explain` names.
+    pub activities: Option<ActivitiesReport>,
 }
+
+/// The Session's record of idle heartbeats under `explain`: big enough for
+/// hours of a busy cluster (repeats of a reason extend one entry).
+const EXPLAIN_ACTIVITIES: usize = 1 << 20;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Ev {
@@ -525,6 +531,9 @@ impl<'a> Sim<'a> {
             per_million_tasks_ms: cfg.planning_ms_per_million_tasks,
         });
         session.set_incremental(cfg.incremental);
+        if cfg.explain.is_some() {
+            session.set_activities_capacity(EXPLAIN_ACTIVITIES);
+        }
         let Layout {
             hosts,
             racks,
@@ -1392,6 +1401,11 @@ impl<'a> Sim<'a> {
                 .iter()
                 .map(|j| j.maps_done_ms.unwrap_or(u64::MAX))
                 .collect(),
+            activities: self
+                .cfg
+                .explain
+                .as_deref()
+                .and_then(|job| self.session.activities_named(Some(job), None).ok()),
             events: self.log.unwrap_or_default(),
         }
     }
@@ -1422,7 +1436,7 @@ pub struct StaticRun {
     pub busy_slot_s: f64,
 }
 
-/// Runs one job from a static plan, as the daemons of seed 003's Sect. 5.2
+/// Runs one job from a static plan, as the daemons of the FISCH paper's Sect. 5.2
 /// do: slot `node * slots + k` runs its tasks in the plan's order, each as
 /// soon as the slot is free, with no ResourceManager, heartbeats or AM. The
 /// costs are this simulator's, on the same block placement as [`simulate`]

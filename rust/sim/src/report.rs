@@ -44,3 +44,101 @@ pub struct SimResult {
     pub metrics: SimMetrics,
     pub jobs: Vec<JobResult>,
 }
+
+/// Job sizes the summary of a long run groups jobs by, in maps: a label and
+/// the largest map count of each class (the last takes the rest).
+pub const SIZE_CLASSES: [(&str, u32); 4] = [
+    ("1-10", 10),
+    ("11-100", 100),
+    ("101-1000", 1000),
+    (">1000", u32::MAX),
+];
+
+impl SimResult {
+    /// The `q` quantile (0 to 1, nearest rank) of the jobs' completion
+    /// times (finish - submit), seconds; 0 without jobs.
+    pub fn jct_quantile(&self, q: f64) -> f64 {
+        let mut t: Vec<f64> = self.jobs.iter().map(|j| j.finish_s - j.submit_s).collect();
+        if t.is_empty() {
+            return 0.0;
+        }
+        t.sort_by(f64::total_cmp);
+        let rank = (q.clamp(0.0, 1.0) * t.len() as f64).ceil() as usize;
+        t[rank.clamp(1, t.len()) - 1]
+    }
+
+    /// Per [`SIZE_CLASSES`] class: how many jobs and their mean completion
+    /// time, seconds (0 for an empty class).
+    pub fn mean_jct_by_size(&self) -> [(usize, f64); SIZE_CLASSES.len()] {
+        let mut out = [(0usize, 0.0f64); SIZE_CLASSES.len()];
+        for j in &self.jobs {
+            let k = SIZE_CLASSES
+                .iter()
+                .position(|&(_, most)| j.maps <= most)
+                .unwrap_or(SIZE_CLASSES.len() - 1);
+            out[k].0 += 1;
+            out[k].1 += j.finish_s - j.submit_s;
+        }
+        for c in &mut out {
+            if c.0 > 0 {
+                c.1 /= c.0 as f64;
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(jobs: &[(u32, f64)]) -> SimResult {
+        SimResult {
+            policy: "p".into(),
+            metrics: SimMetrics {
+                makespan_s: 0.0,
+                node_local: 0,
+                rack_local: 0,
+                off_switch: 0,
+                twct: 0.0,
+                mean_jct_s: 0.0,
+                utilization: 0.0,
+                events: 0,
+                wall_ms: None,
+            },
+            jobs: jobs
+                .iter()
+                .enumerate()
+                .map(|(i, &(maps, jct))| JobResult {
+                    id: format!("j{i}"),
+                    submit_s: 10.0,
+                    finish_s: 10.0 + jct,
+                    maps,
+                    reduces: 0,
+                    node_local: 0,
+                    rack_local: 0,
+                    off_switch: 0,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn quantiles_take_the_nearest_rank() {
+        let r = run(&[(1, 4.0), (1, 1.0), (1, 3.0), (1, 2.0)]);
+        assert_eq!(r.jct_quantile(0.5), 2.0);
+        assert_eq!(r.jct_quantile(0.9), 4.0);
+        assert_eq!(r.jct_quantile(0.0), 1.0);
+        assert_eq!(r.jct_quantile(1.0), 4.0);
+        assert_eq!(run(&[]).jct_quantile(0.5), 0.0);
+    }
+
+    #[test]
+    fn jobs_group_by_map_count() {
+        let r = run(&[(1, 2.0), (10, 4.0), (11, 30.0), (5000, 100.0)]);
+        assert_eq!(
+            r.mean_jct_by_size(),
+            [(2, 3.0), (1, 30.0), (0, 0.0), (1, 100.0)]
+        );
+    }
+}

@@ -96,10 +96,9 @@ impl Nodes {
                 rack, self.list[i].rack
             )),
             Some(_) => Ok(()),
-            None if self.list.len() >= self.max => Err(format!(
-                "more than {} nodes (--max-nodes)",
-                self.max
-            )),
+            None if self.list.len() >= self.max => {
+                Err(format!("more than {} nodes (--max-nodes)", self.max))
+            }
             None => {
                 self.index.insert(host.to_string(), self.list.len());
                 self.list.push(NamedNode {
@@ -309,7 +308,9 @@ pub fn parse_sls(file: &str, text: &str, limits: &TraceLimits) -> Result<Trace, 
             }
         }
         let Some(tasks) = &next.tasks else {
-            return Err(err("has no \"job.tasks\" (SLS skips such a job: \"No task for the job!\")".into()));
+            return Err(err(
+                "has no \"job.tasks\" (SLS skips such a job: \"No task for the job!\")".into(),
+            ));
         };
         let id = next
             .id
@@ -389,7 +390,9 @@ pub fn parse_sls(file: &str, text: &str, limits: &TraceLimits) -> Result<Trace, 
                 id.clone()
             };
             if let Some(first) = ids.insert(id.clone(), line) {
-                return Err(err(format!("job id {id:?} appears again (first on line {first})")));
+                return Err(err(format!(
+                    "job id {id:?} appears again (first on line {first})"
+                )));
             }
             jobs.push(trace_job(id, start, spec_tasks.clone()));
         }
@@ -785,8 +788,7 @@ pub fn write_sls(
     let path = |n: u32| {
         format!(
             "{}/{}",
-            layout.racks[layout.node_rack[n as usize] as usize],
-            layout.hosts[n as usize]
+            layout.racks[layout.node_rack[n as usize] as usize], layout.hosts[n as usize]
         )
     };
     let mut summary = SlsSummary {
@@ -865,11 +867,16 @@ pub fn write_sls(
 /// each map names all its block's replicas as `preferredLocations` and
 /// runs one attempt on the first from the job's submission, each reduce
 /// one attempt off any host. Times are milliseconds from 0.
-pub fn write_rumen(cfg: &SimConfig, jobs: &[JobSpec], out: &mut dyn Write) -> Result<usize, SimError> {
+pub fn write_rumen(
+    cfg: &SimConfig,
+    jobs: &[JobSpec],
+    out: &mut dyn Write,
+) -> Result<usize, SimError> {
     use serde_json::json;
     let io = write_err("Rumen trace");
     let (layout, all) = out_tasks(cfg, jobs)?;
-    let rack_of = |n: u32| layout.racks[layout.node_rack[n as usize] as usize].trim_start_matches('/');
+    let rack_of =
+        |n: u32| layout.racks[layout.node_rack[n as usize] as usize].trim_start_matches('/');
     for (j, (spec, job)) in jobs.iter().zip(&all).enumerate() {
         let start = spec.submit_ms;
         let maps: Vec<_> = job
@@ -970,24 +977,42 @@ mod tests {
     fn sls_errors_name_file_line_job_and_task() {
         let bad = "{\"job.id\": \"j1\", \"job.tasks\": [{\"container.host\": \"/r/h\"}]}";
         let e = err_of(parse_sls("bad.json", bad, &LIMITS));
-        assert!(e.starts_with("bad.json, line 1: job \"j1\": task 0: has no duration"), "{e}");
+        assert!(
+            e.starts_with("bad.json, line 1: job \"j1\": task 0: has no duration"),
+            "{e}"
+        );
         let bad = "\n\n{\"job.id\": \"j2\", \"job.tasks\": [{\"container.duration.ms\": \"ten\"}]}";
         let e = err_of(parse_sls("bad.json", bad, &LIMITS));
         assert!(e.contains("line 3: job \"j2\": task 0: \"container.duration.ms\" must be an integer, got \"ten\""), "{e}");
         let bad = "{\"job.id\": \"j3\", \"job.tasks\": [{\"container.duration.ms\": 5, \"container.type\": \"shuffle\"}]}";
         let e = err_of(parse_sls("bad.json", bad, &LIMITS));
-        assert!(e.contains("\"container.type\" must be map or reduce, got \"shuffle\""), "{e}");
+        assert!(
+            e.contains("\"container.type\" must be map or reduce, got \"shuffle\""),
+            "{e}"
+        );
         let e = err_of(parse_sls("bad.json", "{\"job.id\": 1,", &LIMITS));
-        assert!(e.starts_with("bad.json, line 1: not an SLS trace object"), "{e}");
+        assert!(
+            e.starts_with("bad.json, line 1: not an SLS trace object"),
+            "{e}"
+        );
         let bad = "{\"job.id\": \"j4\", \"job.count\": 600, \"job.tasks\": [{\"count\": 2, \"container.duration.ms\": 5}]}";
         let e = err_of(parse_sls("big.json", bad, &LIMITS));
-        assert!(e.contains("past 1000 maps and reduces (--max-tasks)"), "{e}");
+        assert!(
+            e.contains("past 1000 maps and reduces (--max-tasks)"),
+            "{e}"
+        );
         let bad = "{\"job.id\": \"j5\", \"job.tasks\": [{\"container.host\": \"/a/h\", \"container.duration.ms\": 5}, {\"container.host\": \"/b/h\", \"container.duration.ms\": 5}]}";
         let e = err_of(parse_sls("racks.json", bad, &LIMITS));
-        assert!(e.contains("host \"h\" is on rack \"/b\" here and on rack \"/a\" before"), "{e}");
+        assert!(
+            e.contains("host \"h\" is on rack \"/b\" here and on rack \"/a\" before"),
+            "{e}"
+        );
         let twice = "{\"job.id\": \"j\", \"job.tasks\": [{\"container.duration.ms\": 5}]}\n{\"job.id\": \"j\", \"job.tasks\": [{\"container.duration.ms\": 5}]}";
         let e = err_of(parse_sls("twice.json", twice, &LIMITS));
-        assert!(e.contains("line 2: job \"j\": job id \"j\" appears again (first on line 1)"), "{e}");
+        assert!(
+            e.contains("line 2: job \"j\": job id \"j\" appears again (first on line 1)"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -1002,10 +1027,16 @@ mod tests {
         assert_eq!(t.jobs.len(), 2);
         assert_eq!(t.jobs[1].submit_ms, 2000);
         let m = &t.jobs[0].tasks.as_ref().unwrap().maps[0];
-        assert_eq!((m.hosts.clone(), m.duration_ms, m.input_bytes), (vec!["h1".to_string()], 500, Some(1048576)));
+        assert_eq!(
+            (m.hosts.clone(), m.duration_ms, m.input_bytes),
+            (vec!["h1".to_string()], 500, Some(1048576))
+        );
         let bad = r#"{"jobID": "job_c", "submitTime": 0, "mapTasks": [{"taskID": "m9", "attempts": []}]}"#;
         let e = err_of(parse_rumen("r.json", bad, &LIMITS));
-        assert_eq!(e, "r.json, line 1: job \"job_c\": task \"m9\": has no attempt");
+        assert_eq!(
+            e,
+            "r.json, line 1: job \"job_c\": task \"m9\": has no attempt"
+        );
         let bad = r#"{"jobID": "job_d", "mapTasks": []}"#;
         let e = err_of(parse_rumen("r.json", bad, &LIMITS));
         assert!(e.contains("job \"job_d\": needs a \"submitTime\""), "{e}");
@@ -1038,21 +1069,32 @@ mod tests {
             ..SimConfig::default()
         };
         cfg.set_slots(2).unwrap();
-        let jobs = crate::Workload::Mixed.jobs(cfg.nodes, 7, Some(5), 1 << 20).unwrap();
+        let jobs = crate::Workload::Mixed
+            .jobs(cfg.nodes, 7, Some(5), 1 << 20)
+            .unwrap();
         let (mut trace, mut node_file) = (Vec::new(), Vec::new());
         let sum = write_sls(&cfg, &jobs, &mut trace, &mut node_file).unwrap();
         assert_eq!((sum.jobs, sum.nodes, sum.racks), (5, 12, 3));
-        let back = parse_sls("out.json", std::str::from_utf8(&trace).unwrap(), &TraceLimits {
-            max_bytes: 1 << 30,
-            max_nodes: 100,
-            max_tasks: 1 << 20,
-        })
+        let back = parse_sls(
+            "out.json",
+            std::str::from_utf8(&trace).unwrap(),
+            &TraceLimits {
+                max_bytes: 1 << 30,
+                max_nodes: 100,
+                max_tasks: 1 << 20,
+            },
+        )
         .unwrap();
         assert_eq!(back.jobs.len(), 5);
         let maps: u64 = back.jobs.iter().map(|j| j.maps(cfg.block_size)).sum();
         let reduces: u64 = back.jobs.iter().map(|j| u64::from(j.reduce_count())).sum();
         assert_eq!((maps, reduces), (sum.maps, sum.reduces));
-        let nodes = parse_sls_nodes("nodes.json", std::str::from_utf8(&node_file).unwrap(), &LIMITS).unwrap();
+        let nodes = parse_sls_nodes(
+            "nodes.json",
+            std::str::from_utf8(&node_file).unwrap(),
+            &LIMITS,
+        )
+        .unwrap();
         assert_eq!(nodes.len(), 12);
         // Every host a task names is in the node file, on the same rack.
         for n in &back.nodes {
@@ -1063,6 +1105,9 @@ mod tests {
         cfg2.set_topology(nodes);
         let (mut again, mut _nf) = (Vec::new(), Vec::new());
         write_sls(&cfg2, &back.jobs, &mut again, &mut _nf).unwrap();
-        assert_eq!(String::from_utf8(again).unwrap(), String::from_utf8(trace).unwrap());
+        assert_eq!(
+            String::from_utf8(again).unwrap(),
+            String::from_utf8(trace).unwrap()
+        );
     }
 }

@@ -1,5 +1,7 @@
 //! Jobs to simulate: WordCount- and TeraSort-shaped profiles, a JSON job
-//! file, embedded mixes, and the SWIM Facebook traces (`../shared/data/swim`).
+//! file, embedded mixes, the SWIM Facebook traces (`../shared/data/swim`),
+//! and six hours of SWIM's FB-2009 day shipped with the crate
+//! (`data/fb2009-6h.tsv`, `spindle simulate`'s default).
 
 use std::path::Path;
 
@@ -140,7 +142,7 @@ pub enum WorkloadError {
         line: usize,
         message: String,
     },
-    #[error("unknown workload {0:?}; use wordcount, terasort, mixed, swim:FILE, sls:FILE or rumen:FILE")]
+    #[error("unknown workload {0:?}; use fb2009-6h, wordcount, terasort, mixed, swim:FILE, sls:FILE or rumen:FILE")]
     Unknown(String),
     #[error("{file}: {size}over the {limit}-byte limit (--max-input-bytes)", size = .size.map(|n| format!("{n} bytes, ")).unwrap_or_default())]
     TooLarge {
@@ -186,17 +188,40 @@ pub(crate) fn read_text(file: &str, limit: u64) -> Result<String, WorkloadError>
     Ok(text)
 }
 
+/// Six hours of SWIM's FB-2009 day (1,598 jobs, most of one map, a few of
+/// hundreds), shipped with the crate so that a clean checkout can run a
+/// busy, heavy-tailed cluster: `data/README.md` says which lines of which
+/// file, what changed, and under which licence.
+pub const FB2009_6H: &str = include_str!("../data/fb2009-6h.tsv");
+
+/// The name [`FB2009_6H`]'s jobs and errors go by; it names FB-2009, so
+/// its bytes scale from the trace's 600 machines ([`parse_swim`]).
+pub const FB2009_6H_FILE: &str = "rust/sim/data/fb2009-6h.tsv";
+
+/// Offered load [`Workload::Fb2009Hourss`] runs at unless asked otherwise:
+/// high enough that the cluster stays busy and jobs queue (the hours as
+/// recorded keep 100 nodes 1.5 % busy).
+pub const FB2009_6H_LOAD: f64 = 0.85;
+
 /// Where the jobs come from.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Workload {
+    /// [`FB2009_6H`], at [`FB2009_6H_LOAD`].
+    Fb2009Hours,
     Wordcount,
     Terasort,
     Mixed,
-    Swim { file: String },
+    Swim {
+        file: String,
+    },
     /// A Scheduler Load Simulator trace (`crate::trace`).
-    Sls { file: String },
+    Sls {
+        file: String,
+    },
     /// A Rumen job trace (`crate::trace`).
-    Rumen { file: String },
+    Rumen {
+        file: String,
+    },
 }
 
 /// A workload's jobs, and the cluster its trace names (SLS, Rumen).
@@ -209,6 +234,7 @@ pub struct Loaded {
 impl Workload {
     pub fn parse(s: &str) -> Result<Workload, WorkloadError> {
         match s {
+            "fb2009-6h" => Ok(Workload::Fb2009Hours),
             "wordcount" => Ok(Workload::Wordcount),
             "terasort" => Ok(Workload::Terasort),
             "mixed" => Ok(Workload::Mixed),
@@ -223,6 +249,15 @@ impl Workload {
                     _ => Err(WorkloadError::Unknown(s.to_string())),
                 }
             }
+        }
+    }
+
+    /// The offered load the workload runs at when no other is asked for
+    /// (`None`: its submission times as they are).
+    pub fn default_load(&self) -> Option<f64> {
+        match self {
+            Workload::Fb2009Hours => Some(FB2009_6H_LOAD),
+            _ => None,
         }
     }
 
@@ -267,6 +302,7 @@ impl Workload {
     ) -> Result<Vec<JobSpec>, WorkloadError> {
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5157_4f52_4b4c_4f41);
         let mut jobs = match self {
+            Workload::Fb2009Hours => parse_swim(FB2009_6H_FILE, FB2009_6H, nodes)?,
             Workload::Wordcount => synthetic(&mut rng, 20, |_| Profile::Wordcount, 4, 64),
             Workload::Terasort => synthetic(&mut rng, 10, |_| Profile::Terasort, 8, 64),
             Workload::Mixed => synthetic(
@@ -593,8 +629,9 @@ mod tests {
         );
         assert_eq!(
             Workload::parse("pi").unwrap_err().to_string(),
-            "unknown workload \"pi\"; use wordcount, terasort, mixed or swim:FILE"
+            "unknown workload \"pi\"; use fb2009-6h, wordcount, terasort, mixed or swim:FILE"
         );
+        assert_eq!(Workload::parse("fb2009-6h").unwrap(), Workload::Fb2009Hours);
         let jobs = Workload::Mixed.jobs(100, 1, None, u64::MAX).unwrap();
         assert_eq!(jobs.len(), 40);
         assert_eq!(jobs[1].profile, Profile::Terasort);

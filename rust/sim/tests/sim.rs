@@ -213,6 +213,32 @@ fn bad_configuration_is_named() {
     );
 }
 
+/// The FB-2009 hours shipped with the crate (`data/`, the default workload
+/// of `spindle simulate`) parses and runs on a small cluster.
+#[test]
+fn the_shipped_fb2009_hours_run() {
+    let w = Workload::Fb2009Hours;
+    assert!(w.default_load().is_some());
+    let jobs = w.jobs(20, 1, Some(40), u64::MAX).unwrap();
+    assert_eq!(jobs.len(), 40);
+    runs_to_the_end(&jobs, 20, PolicyKind::Asm1);
+}
+
+/// Runs `jobs` on `nodes` nodes in 2 racks of 4 containers each under
+/// `policy`: every job finishes, after its submission.
+fn runs_to_the_end(jobs: &[JobSpec], nodes: usize, policy: PolicyKind) {
+    let mut cfg = SimConfig {
+        nodes,
+        racks: 2,
+        policy,
+        ..SimConfig::default()
+    };
+    cfg.set_slots(4).unwrap();
+    let out = simulate(&cfg, jobs, |_| {}).unwrap();
+    assert_eq!(out.result.jobs.len(), jobs.len());
+    assert!(out.result.jobs.iter().all(|j| j.finish_s >= j.submit_s));
+}
+
 #[test]
 fn swim_trace_from_shared_data() {
     let path = concat!(
@@ -227,16 +253,7 @@ fn swim_trace_from_shared_data() {
         .jobs(50, 1, Some(50), u64::MAX)
         .unwrap();
     assert_eq!(jobs.len(), 50);
-    let mut cfg = SimConfig {
-        nodes: 50,
-        racks: 2,
-        policy: PolicyKind::Asm1Comm,
-        ..SimConfig::default()
-    };
-    cfg.set_slots(4).unwrap();
-    let out = simulate(&cfg, &jobs, |_| {}).unwrap();
-    assert_eq!(out.result.jobs.len(), 50);
-    assert!(out.result.jobs.iter().all(|j| j.finish_s >= j.submit_s));
+    runs_to_the_end(&jobs, 50, PolicyKind::Asm1Comm);
 }
 
 /// Issue 11 point 3: with exact blocks, local-only policies starved a job

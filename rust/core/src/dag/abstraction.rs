@@ -51,7 +51,8 @@ pub fn topological(job: &Job) -> Blocks {
 /// The alpha-similar-duration abstraction: each level is split, in order of
 /// duration, into blocks whose longest task is at most `alpha` times the
 /// shortest (sort and group on traversal, O(k log k) per level).
-/// `alpha = 1` groups equal durations only; infinity is the topological one.
+/// `alpha = 1` groups equal durations only; infinity is the topological
+/// one; below 1 every task is a block of its own (the concrete job).
 pub fn similar_duration(job: &Job, alpha: f64) -> Blocks {
     let level = levels(job);
     let nlev = level.iter().max().map_or(0, |&l| l as usize + 1);
@@ -250,6 +251,10 @@ mod tests {
         for (i, p) in b.preds.iter().enumerate() {
             assert!(p.iter().all(|&(q, _)| (q as usize) < i));
         }
+        // Below 1: the concrete job.
+        let c = similar_duration(&j, 0.0);
+        assert_eq!(c.len(), j.len());
+        assert!(c.members.iter().all(|m| m.len() == 1));
     }
 
     #[test]

@@ -6,18 +6,36 @@
 //! and are then mapped down the tree best-fit (Alg. 5). When the schedule
 //! misses the quality condition the cut moves one level down (refinement);
 //! between jobs it moves one level up again (coarsening).
+//!
+//! A bulk is as many tasks as the abstract node has nodes free at the first
+//! time any is free for the window (not a gang of all its nodes). Unless
+//! [`PlanOptions::as_printed`], a task holds its node for its own run time
+//! only and starts as soon as its own inputs are there and its node is free
+//! (left shift within the node's free gap); as printed, it holds the bulk's
+//! whole window. Not done: delayed allocation (Sect. 4.3).
 
 use super::abstraction::{similar_duration, subtree_min_bandwidth};
 use super::greedy::NodeFree;
-use super::plan::{PlanOptions, Quality, Tracker, Undo};
+use super::refine::{PlanOptions, Quality, Tracker, Undo};
 use super::{DataCentre, Job, Placement};
 
-/// An allocation or free event of `size` nodes at time `t`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Ev {
-    pub t: f64,
-    pub alloc: bool,
-    pub size: u32,
+/// The allocation and free events of one abstract node after `now`, each
+/// of one node, as two sorted lists of times: the count of free nodes at any
+/// time is then two binary searches.
+#[derive(Clone, Debug, Default)]
+pub struct Evts {
+    pub alloc: Vec<f64>,
+    pub free: Vec<f64>,
+}
+
+impl Evts {
+    /// Free nodes throughout [is, is + d] given `base` free at `now`: allocations
+    /// before is + d taken away (Alg. 4's shift by -d), frees up to is added.
+    fn count(&self, base: i64, is: f64, d: f64) -> i64 {
+        let a = self.alloc.partition_point(|&t| t < is + d);
+        let f = self.free.partition_point(|&t| t <= is);
+        base - a as i64 + f as i64
+    }
 }
 
 pub struct Blind<'a> {
@@ -29,11 +47,11 @@ pub struct Blind<'a> {
     power: Vec<f64>,
     inner: Vec<f64>,
     base: Vec<i64>,
-    evts: Vec<Vec<Ev>>,
+    evts: Vec<Evts>,
     now: f64,
     /// Concrete free gaps, to pick the nodes of a bulk at dispatch (Alg. 5).
     free: Vec<NodeFree>,
-    undo_evts: Undo<Vec<Ev>>,
+    undo_evts: Undo<Evts>,
     undo_free: Undo<NodeFree>,
     undo_base: Vec<i64>,
     cut: u32,
@@ -45,6 +63,9 @@ pub struct Blind<'a> {
     trial: Vec<Placement>,
     cands: Vec<u32>,
     picked: Vec<u32>,
+    node_of: Vec<u32>,
+    end_of: Vec<f64>,
+    as_printed: bool,
 }
 
 impl<'a> Blind<'a> {
@@ -72,7 +93,7 @@ impl<'a> Blind<'a> {
             count,
             power,
             inner: subtree_min_bandwidth(dc),
-            evts: vec![Vec::new(); ns],
+            evts: vec![Evts::default(); ns],
             now: 0.0,
             free: vec![NodeFree::new(); dc.nodes()],
             undo_evts: Undo::new(ns),
@@ -87,65 +108,33 @@ impl<'a> Blind<'a> {
             trial: Vec::new(),
             cands: Vec::new(),
             picked: Vec::new(),
+            node_of: Vec::new(),
+            end_of: Vec::new(),
+            as_printed: opts.as_printed,
         }
     }
 
     /// Alg. 4: the earliest `i_s >= start` such that `m` nodes of the
-    /// subtree of `s` are free in [i_s, i_s + d], by counting events.
+    /// subtree of `s` are free in [i_s, i_s + d], by counting events. The
+    /// count only grows at a free event, so the answer is `start` or one.
     pub fn find(&self, s: u32, m: u32, d: f64, start: f64) -> f64 {
-        let evts = &self.evts[s as usize];
-        let prio = |e: &Ev| if e.alloc { e.t - d } else { e.t };
-        let mut c = self.base[s as usize];
-        let mut is = start.max(self.now);
-        for e in evts {
-            if prio(e) < is {
-                c += if e.alloc {
-                    -(e.size as i64)
-                } else {
-                    e.size as i64
-                };
-            }
+        let ev = &self.evts[s as usize];
+        let base = self.base[s as usize];
+        let is = start.max(self.now);
+        if ev.count(base, is, d) >= m as i64 {
+            return is;
         }
-        // The rest in priority order: allocations and frees are each sorted.
-        let (mut ia, mut iff) = (0usize, 0usize);
-        while c < m as i64 {
-            while ia < evts.len() && (!evts[ia].alloc || prio(&evts[ia]) < is) {
-                ia += 1;
-            }
-            while iff < evts.len() && (evts[iff].alloc || prio(&evts[iff]) < is) {
-                iff += 1;
-            }
-            let take_alloc = match (evts.get(ia), evts.get(iff)) {
-                (Some(a), Some(f)) => prio(a) < prio(f),
-                (Some(_), None) => true,
-                (None, Some(_)) => false,
-                (None, None) => return f64::INFINITY,
-            };
-            let e = if take_alloc { &evts[ia] } else { &evts[iff] };
-            let p = prio(e);
-            if take_alloc {
-                c -= e.size as i64;
-                ia += 1;
-            } else {
-                c += e.size as i64;
-                iff += 1;
-            }
-            is = is.max(p);
-        }
-        is
+        let from = ev.free.partition_point(|&t| t <= is);
+        ev.free[from..]
+            .iter()
+            .copied()
+            .find(|&t| ev.count(base, t, d) >= m as i64)
+            .unwrap_or(f64::INFINITY)
     }
 
     /// Nodes of the subtree of `s` counted free throughout [is, is + d].
     fn count_at(&self, s: u32, is: f64, d: f64) -> i64 {
-        let mut c = self.base[s as usize];
-        for e in &self.evts[s as usize] {
-            if e.alloc && e.t < is + d {
-                c -= e.size as i64;
-            } else if !e.alloc && e.t <= is {
-                c += e.size as i64;
-            }
-        }
-        c
+        self.evts[s as usize].count(self.base[s as usize], is, d)
     }
 
     /// Alg. 5: picks `m` concrete nodes free in [is, is + d] under `s`, into
@@ -218,15 +207,12 @@ impl<'a> Blind<'a> {
     /// Folds the events up to `now` into the counters.
     fn advance(&mut self, now: f64) {
         self.now = self.now.max(now);
-        for s in 0..self.evts.len() {
-            let k = self.evts[s].partition_point(|e| e.t <= self.now);
-            for e in self.evts[s].drain(..k) {
-                self.base[s] += if e.alloc {
-                    -(e.size as i64)
-                } else {
-                    e.size as i64
-                };
-            }
+        for (ev, base) in self.evts.iter_mut().zip(&mut self.base) {
+            let a = ev.alloc.partition_point(|&t| t <= self.now);
+            let f = ev.free.partition_point(|&t| t <= self.now);
+            *base += f as i64 - a as i64;
+            ev.alloc.drain(..a);
+            ev.free.drain(..f);
         }
     }
 
@@ -309,6 +295,10 @@ impl<'a> Blind<'a> {
         cut: u32,
     ) {
         self.trial.clear();
+        self.node_of.clear();
+        self.node_of.resize(job.len(), u32::MAX);
+        self.end_of.clear();
+        self.end_of.resize(job.len(), 0.0);
         self.cut_nodes(cut);
         let dc = self.dc;
         let mut fin = vec![release; blocks.len()];
@@ -332,7 +322,11 @@ impl<'a> Blind<'a> {
                         acc.max(fin[p as usize] + if bytes > 0.0 { bytes / bw } else { 0.0 })
                     });
                     let d = dmax / self.power[x as usize];
-                    let is = self.find(x, m, d, b);
+                    // The bulk is what the abstract node has free first, not
+                    // a gang of all its nodes at once (which waits until every
+                    // node is free: 5 points of utilisation on C0).
+                    let is = self.find(x, 1, d, b);
+                    let m = m.min(self.count_at(x, is, d).max(1) as u32);
                     let end = is + d;
                     let better = match choice {
                         None => true,
@@ -370,21 +364,41 @@ impl<'a> Blind<'a> {
                 for (k, &n) in picked.iter().enumerate() {
                     let t = members[pos + k];
                     let dur = job.duration[t as usize] / dc.speed[n as usize];
-                    let start = if self.free[n as usize].fits(is, dur) {
-                        is
+                    let free = &self.free[n as usize];
+                    let (mut start, held) = if self.as_printed && free.fits(is, d) {
+                        // The node is allocated for the bulk's whole window.
+                        (is, d)
+                    } else if free.fits(is, dur) {
+                        (is, dur)
                     } else {
-                        self.free[n as usize].earliest(is, dur)
+                        (free.earliest(is, dur), dur)
                     };
+                    if !self.as_printed {
+                        // Left shift: from the start of the node's free gap
+                        // once the task's own inputs are there (never after is).
+                        let ready =
+                            job.preds[t as usize]
+                                .iter()
+                                .fold(release, |acc, &(q, bytes)| {
+                                    let (qn, qe) =
+                                        (self.node_of[q as usize], self.end_of[q as usize]);
+                                    acc.max(qe + dc.transfer(qn, n, bytes))
+                                });
+                        start = start.min(ready.max(free.gap_start(start, dur)));
+                    }
+                    self.node_of[t as usize] = n;
+                    self.end_of[t as usize] = start + dur;
                     self.undo_free.touch(n as usize, &self.free);
-                    self.free[n as usize].take(start, dur);
+                    self.free[n as usize].take(start, held);
                     let p = Placement {
                         job: j,
                         task: t,
                         node: n,
                         start,
                         end: start + dur,
+                        slot_end: start + held,
                     };
-                    self.add_events(n, start, start + dur);
+                    self.add_events(n, start, start + held);
                     self.tracker.add(&p);
                     self.trial.push(p);
                     bfin = bfin.max(p.end);
@@ -407,21 +421,10 @@ impl<'a> Blind<'a> {
         while let Some(x) = s {
             self.undo_evts.touch(x as usize, &self.evts);
             let ev = &mut self.evts[x as usize];
-            for e in [
-                Ev {
-                    t: start,
-                    alloc: true,
-                    size: 1,
-                },
-                Ev {
-                    t: end,
-                    alloc: false,
-                    size: 1,
-                },
-            ] {
-                let i = ev.partition_point(|o| o.t <= e.t);
-                ev.insert(i, e);
-            }
+            let i = ev.alloc.partition_point(|&t| t <= start);
+            ev.alloc.insert(i, start);
+            let i = ev.free.partition_point(|&t| t <= end);
+            ev.free.insert(i, end);
             s = self.dc.parent[x as usize];
         }
     }

@@ -104,34 +104,71 @@ pub struct Metrics {
     /// Last end minus first start (seconds).
     pub makespan: f64,
     /// Mean over the nodes that run a task of busy time / the length of the
-    /// schedule on that node (its last end - its first start; Sect. 2.2).
+    /// schedule on that node (its last end - its first start; Sect. 2.2),
+    /// busy being the tasks' run times.
     pub utilisation: f64,
+    /// The same with busy being the slots the scheduler held (the union of
+    /// `start..slot_end` per node): the paper's well-formedness lets a slot
+    /// be longer than its task, so this is the other reading of "busy".
+    pub slot_utilisation: f64,
+    /// Busy run time over nodes x makespan: every node measured over the
+    /// whole schedule (a third reading of "the length of the schedule").
+    pub utilisation_whole: f64,
 }
 
 pub fn metrics(dc: &DataCentre, schedule: &[Placement]) -> Metrics {
+    if schedule.is_empty() {
+        return Metrics::default();
+    }
     let t0 = schedule
         .iter()
         .map(|p| p.start)
         .fold(f64::INFINITY, f64::min);
-    let t1 = schedule
+    let n = dc.nodes();
+    let mut busy = vec![0.0; n];
+    let mut first = vec![f64::INFINITY; n];
+    let mut last = vec![f64::NEG_INFINITY; n];
+    let mut slots: Vec<Vec<(f64, f64)>> = vec![Vec::new(); n];
+    for p in schedule {
+        let i = p.node as usize;
+        busy[i] += p.end - p.start;
+        first[i] = first[i].min(p.start);
+        last[i] = last[i].max(p.end);
+        slots[i].push((p.start, p.slot_end.max(p.end)));
+    }
+    let Some(u) = utilisation_of(&busy, &first, &last) else {
+        return Metrics::default();
+    };
+    // Slot reading: the union of the held slots, over the held span.
+    let mut held = vec![0.0; n];
+    let mut held_last = vec![f64::NEG_INFINITY; n];
+    for (i, v) in slots.iter_mut().enumerate() {
+        v.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut reach = f64::NEG_INFINITY;
+        for &(s, e) in v.iter() {
+            let from = s.max(reach);
+            if e > from {
+                held[i] += e - from;
+            }
+            reach = reach.max(e);
+        }
+        held_last[i] = reach;
+    }
+    let makespan = schedule
         .iter()
         .map(|p| p.end)
-        .fold(f64::NEG_INFINITY, f64::max);
-    if schedule.is_empty() {
-        return Metrics::default();
-    }
-    let mut busy = vec![0.0; dc.nodes()];
-    let mut first = vec![f64::INFINITY; dc.nodes()];
-    let mut last = vec![f64::NEG_INFINITY; dc.nodes()];
-    for p in schedule {
-        busy[p.node as usize] += p.end - p.start;
-        first[p.node as usize] = first[p.node as usize].min(p.start);
-        last[p.node as usize] = last[p.node as usize].max(p.end);
-    }
-    utilisation_of(&busy, &first, &last).map_or(Metrics::default(), |u| Metrics {
-        makespan: t1 - t0,
+        .fold(f64::NEG_INFINITY, f64::max)
+        - t0;
+    Metrics {
+        makespan,
         utilisation: u,
-    })
+        slot_utilisation: utilisation_of(&held, &first, &held_last).unwrap_or(u),
+        utilisation_whole: if makespan > 0.0 {
+            busy.iter().sum::<f64>() / (n as f64 * makespan)
+        } else {
+            0.0
+        },
+    }
 }
 
 /// The utilisation measure from per-node busy time, first start and last end.
@@ -231,6 +268,7 @@ pub fn from_entries(
                 node,
                 start: e.start,
                 end: e.end,
+                slot_end: e.end,
             })
         })
         .collect()
@@ -265,6 +303,7 @@ mod tests {
             node,
             start,
             end,
+            slot_end: end,
         }
     }
 
@@ -294,6 +333,7 @@ mod tests {
             node: 0,
             start: 5.0,
             end: 15.0,
+            slot_end: 15.0,
         });
         s.push(Placement {
             job: 1,
@@ -301,6 +341,7 @@ mod tests {
             node: 1,
             start: 30.0,
             end: 35.0,
+            slot_end: 35.0,
         });
         let e = check(&jobs2, &dc, &s).unwrap_err();
         assert!(e.to_string().contains("node a runs"), "{e}");
@@ -320,5 +361,23 @@ mod tests {
         assert_eq!(m.makespan, 40.0);
         // a: 10/10; c: 15 busy of 15..40.
         assert!((m.utilisation - 0.8).abs() < 1e-12);
+        assert_eq!(m.slot_utilisation, m.utilisation);
+        // 25 s busy over 3 nodes x 40 s.
+        assert!((m.utilisation_whole - 25.0 / 120.0).abs() < 1e-12);
+        // Held slots count as busy; overlapping ones once.
+        let mut held = pl(1, 2, 15.0, 20.0);
+        held.slot_end = 30.0;
+        let m = metrics(
+            &dc,
+            &[
+                pl(0, 0, 0.0, 10.0),
+                held,
+                pl(0, 2, 25.0, 35.0),
+                pl(1, 2, 40.0, 45.0),
+            ],
+        );
+        // c: held 15..35 and 40..45 of 15..45.
+        assert!((m.slot_utilisation - (1.0 + 25.0 / 30.0) / 2.0).abs() < 1e-12);
+        assert!((m.utilisation - (1.0 + 20.0 / 30.0) / 2.0).abs() < 1e-12);
     }
 }

@@ -2,12 +2,15 @@
 //! data-centre abstraction (groups by subtree), per group a queue of the free
 //! intervals of its nodes sorted by start, blocks of the job abstraction
 //! placed in bulk with `get`, and refinement of the job abstraction by
-//! lowering alpha until the quality condition holds.
+//! lowering alpha until the quality condition holds, down to the concrete
+//! job. Unless [`PlanOptions::as_printed`], the unused end of a task's
+//! interval goes back to the free time and a task starts as soon as its own
+//! inputs are there and its node is free ([`Fisch::place`]).
 
 use std::collections::{HashMap, VecDeque};
 
 use super::abstraction::{by_subtree, similar_duration, Blocks, Groups};
-use super::plan::{PlanOptions, Quality, Tracker, Undo};
+use super::refine::{PlanOptions, Quality, Tracker, Undo};
 use super::{DataCentre, Job, Placement};
 
 /// A free interval on a concrete node; `e` is infinite for "free forever".
@@ -24,8 +27,12 @@ impl Fi {
     }
 }
 
-/// The alphas tried in turn: the topological abstraction first.
-pub const ALPHAS: [f64; 6] = [f64::INFINITY, 2.0, 1.5, 1.25, 1.1, 1.0];
+/// The alphas tried in turn: the topological abstraction first, the
+/// concrete job (0: a block per task) last. Sect. 3.4: "at the concrete level
+/// of the job (when alpha = 1), FISCH considers every concrete task one by
+/// one"; our alpha 1 groups equal durations, so the concrete job is a step
+/// of its own.
+pub const ALPHAS: [f64; 7] = [f64::INFINITY, 2.0, 1.5, 1.25, 1.1, 1.0, 0.0];
 
 /// Scratch queues of `get`, reused between calls.
 #[derive(Default)]
@@ -346,6 +353,12 @@ pub struct Fisch<'a> {
     bufs: GetBufs,
     /// Concrete node of each task in the current trial (preferred nodes).
     node_of: Vec<u32>,
+    end_of: Vec<f64>,
+    as_printed: bool,
+    /// Per node: its piece in `bufs.before` during `place` (else u32::MAX).
+    before_of: Vec<u32>,
+    shrunk: Vec<(Fi, f64)>,
+    task_of: Vec<u32>,
     /// Tasks of a block by preferred node (scratch).
     want: Vec<Vec<u32>>,
     wanted: Vec<u32>,
@@ -383,6 +396,11 @@ impl<'a> Fisch<'a> {
             max_refinements: opts.max_refinements,
             bufs: GetBufs::default(),
             node_of: Vec::new(),
+            end_of: Vec::new(),
+            as_printed: opts.as_printed,
+            before_of: vec![u32::MAX; dc.nodes()],
+            shrunk: Vec::new(),
+            task_of: Vec::new(),
             want: vec![Vec::new(); dc.nodes()],
             wanted: Vec::new(),
             slack: Vec::new(),
@@ -450,6 +468,8 @@ impl<'a> Fisch<'a> {
         self.trial.clear();
         self.node_of.clear();
         self.node_of.resize(job.len(), u32::MAX);
+        self.end_of.clear();
+        self.end_of.resize(job.len(), 0.0);
         let ng = self.groups.len();
         let mut fin = vec![release; blocks.len()];
         let mut loc = vec![0u32; blocks.len()];
@@ -493,8 +513,10 @@ impl<'a> Fisch<'a> {
             );
             self.dirty[g as usize] = true;
             loc[blk] = g;
-            fin[blk] = self.place(j, job, &blocks.members[blk]);
-            self.return_slack(g as usize);
+            fin[blk] = self.place(j, job, &blocks.members[blk], g as usize, release);
+            if !self.as_printed {
+                self.return_slack(g as usize);
+            }
         }
     }
 
@@ -544,7 +566,15 @@ impl<'a> Fisch<'a> {
     /// Puts the block's tasks on the intervals in `bufs.first`, a task on the
     /// node of all its predecessors when such an interval is there (preferred
     /// node); returns the latest concrete end.
-    fn place(&mut self, j: u32, job: &Job, members: &[u32]) -> f64 {
+    ///
+    /// As printed, a task starts at its interval's start and holds the whole
+    /// interval. Ours (left shift): a task starts as soon as its own inputs
+    /// are there (concrete ends and links, never later than the block's `b`)
+    /// and its node is free: into the free piece that `get` cut off before
+    /// `b`, or right after the task before it on the same node in this block
+    /// (the intervals `get` cut one after another from one free interval).
+    /// The paper's daemons backfill the same way at run time (Sect. 5.2).
+    fn place(&mut self, j: u32, job: &Job, members: &[u32], g: usize, release: f64) -> f64 {
         let dc = self.dc;
         let mut assigned = vec![false; members.len()];
         for (i, &t) in members.iter().enumerate() {
@@ -559,9 +589,9 @@ impl<'a> Fisch<'a> {
                 }
             }
         }
+        let mut first = std::mem::take(&mut self.bufs.first);
+        self.task_of.clear();
         let mut next = 0;
-        let mut fin = f64::NEG_INFINITY;
-        let first = std::mem::take(&mut self.bufs.first);
         for fi in &first {
             let mut pick = None;
             while let Some(i) = self.want[fi.node as usize].pop() {
@@ -580,28 +610,109 @@ impl<'a> Fisch<'a> {
                 }
             };
             assigned[i] = true;
-            let t = members[i];
-            let end = fi.s + job.duration[t as usize] / dc.speed[fi.node as usize];
+            self.task_of.push(members[i]);
+        }
+        for n in self.wanted.drain(..) {
+            self.want[n as usize].clear();
+        }
+        let shift = !self.as_printed;
+        if shift {
+            // Per node in time order, so a task follows the one before it.
+            let mut pairs: Vec<(Fi, u32)> = first
+                .iter()
+                .copied()
+                .zip(self.task_of.iter().copied())
+                .collect();
+            pairs.sort_by(|a, b| a.0.node.cmp(&b.0.node).then(a.0.s.total_cmp(&b.0.s)));
+            for (k, (fi, t)) in pairs.into_iter().enumerate() {
+                first[k] = fi;
+                self.task_of[k] = t;
+            }
+            for (k, f) in self.bufs.before.iter().enumerate() {
+                self.before_of[f.node as usize] = k as u32;
+            }
+        }
+        let mut fin = f64::NEG_INFINITY;
+        for (k, fi) in first.iter().enumerate() {
+            let t = self.task_of[k];
+            let mut start = fi.s;
+            if shift {
+                let ready = job.preds[t as usize]
+                    .iter()
+                    .fold(release, |acc, &(q, bytes)| {
+                        let (qn, qe) = (self.node_of[q as usize], self.end_of[q as usize]);
+                        acc.max(qe + dc.transfer(qn, fi.node, bytes))
+                    });
+                let chained = self
+                    .slack
+                    .last()
+                    .is_some_and(|l| l.node == fi.node && l.e == fi.s);
+                if chained {
+                    if let Some(l) = self.slack.pop() {
+                        start = l.s.max(ready).min(fi.s);
+                        if start > l.s {
+                            self.slack.push(Fi { e: start, ..l });
+                        }
+                    }
+                } else {
+                    let b = self.before_of[fi.node as usize];
+                    if let Some(piece) = self.bufs.before.get_mut(b as usize) {
+                        if piece.node == fi.node && piece.e == fi.s {
+                            start = piece.s.max(ready).min(fi.s);
+                            self.shrunk.push((*piece, start));
+                            piece.e = piece.s; // used up
+                        }
+                    }
+                }
+            }
+            let end = start + job.duration[t as usize] / dc.speed[fi.node as usize];
             let p = Placement {
                 job: j,
                 task: t,
                 node: fi.node,
-                start: fi.s,
+                start,
                 end,
+                slot_end: if shift { end } else { fi.e },
             };
             self.node_of[t as usize] = fi.node;
-            if end < fi.e {
+            self.end_of[t as usize] = end;
+            if shift && end < fi.e {
                 self.slack.push(Fi { s: end, ..*fi });
             }
             self.tracker.add(&p);
             self.trial.push(p);
             fin = fin.max(end);
         }
-        for n in self.wanted.drain(..) {
-            self.want[n as usize].clear();
+        if shift {
+            for f in &self.bufs.before {
+                self.before_of[f.node as usize] = u32::MAX;
+            }
+            self.shrink_before(g);
         }
+        first.clear();
         self.bufs.first = first;
         fin
+    }
+
+    /// Cuts the free pieces before `b` that left-shifted tasks now start in
+    /// (`shrunk`: the piece as it is in the queue, the new end).
+    fn shrink_before(&mut self, g: usize) {
+        if self.shrunk.is_empty() {
+            return;
+        }
+        let q = &mut self.intv[g];
+        for &(piece, new_end) in &self.shrunk {
+            let mut i = q.partition_point(|f| f.s < piece.s);
+            while i < q.len() && q[i].s == piece.s {
+                if q[i].node == piece.node && q[i].e == piece.e {
+                    q[i].e = new_end;
+                    break;
+                }
+                i += 1;
+            }
+        }
+        q.retain(|f| f.e > f.s);
+        self.shrunk.clear();
     }
 }
 

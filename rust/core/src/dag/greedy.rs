@@ -30,6 +30,15 @@ impl NodeFree {
         f64::INFINITY
     }
 
+    /// Start of the free gap that holds [s, s + d) (s itself if none does).
+    pub fn gap_start(&self, s: f64, d: f64) -> f64 {
+        let i = self.iv.partition_point(|&(_, e)| e < s + d);
+        match self.iv.get(i) {
+            Some(&(a, _)) if a <= s => a,
+            _ => s,
+        }
+    }
+
     /// Whether [s, s + d) lies in one free gap.
     pub fn fits(&self, s: f64, d: f64) -> bool {
         let i = self.iv.partition_point(|&(_, e)| e < s + d);
@@ -106,6 +115,7 @@ impl<'a> Greedy<'a> {
                 node: n as u32,
                 start,
                 end,
+                slot_end: end,
             });
         }
     }

@@ -1,4 +1,4 @@
-//! Static scheduling of task-graph jobs on tree-shaped data centres (seed 003,
+//! Static scheduling of task-graph jobs on tree-shaped data centres (the FISCH paper,
 //! Henzinger, Singh, Wies, Zufferey, "Scheduling large jobs by abstraction
 //! refinement"): the job and data-centre models with their JSON formats, the
 //! well-formedness check of a schedule, the paper's abstractions, the
@@ -13,6 +13,7 @@ pub mod generate;
 pub mod greedy;
 pub mod model;
 pub mod plan;
+pub mod refine;
 
 pub use check::{check, metrics, Metrics};
 pub use model::{DataCentre, DataCentreFile, Job, JobFile, Placement};

@@ -116,6 +116,11 @@ pub struct Placement {
     pub node: u32,
     pub start: f64,
     pub end: f64,
+    /// End of the time slot the scheduler holds for the task: `end`, except
+    /// under [`super::PlanOptions::as_printed`], where FISCH and BLIND keep
+    /// the abstract slot (the block's longest task at the group's lowest
+    /// power) and nothing else runs on the node before it ends.
+    pub slot_end: f64,
 }
 
 fn parse<T: for<'de> Deserialize<'de>>(file: &str, text: &str) -> Result<T, DagError> {

@@ -1,5 +1,5 @@
-//! ASM1 (Harvey, Ladner, Lovász, Tamir), as described in seed 000 (Beaumont
-//! et al.), Algorithm 1 and Sect. 5.2: a local-only semi-matching of minimum
+//! ASM1 (Harvey, Ladner, Lovász, Tamir), as described in Beaumont et al.,
+//! Algorithm 1 and Sect. 5.2: a local-only semi-matching of minimum
 //! maximal load (MAKESPAN-ORIENTED), which by Theorem 10 also minimises the
 //! total load imbalance (and any convex function of the loads).
 //!
@@ -71,7 +71,7 @@ impl Planner for Asm1 {
     }
 }
 
-/// Follow the plan, then steal local work (seed 000 Sect. 7.1); never remote.
+/// Follow the plan, then steal local work (Beaumont et al., Sect. 7.1); never remote.
 impl crate::policy::Policy for Asm1 {
     fn name(&self) -> &'static str {
         Planner::name(self)
@@ -327,7 +327,7 @@ mod tests {
     use crate::model::CostModel;
     use crate::plan::{check_assignment, evaluate};
 
-    /// The example of seed 000 Fig. 4: processors 1..4, tasks a..f.
+    /// The example of Beaumont et al., Fig. 4: processors 1..4, tasks a..f.
     /// a:{2}, b:{2,3}, c:{4}, d:{1,2}, e:{1}, f:{3}. ASM1 ends with every
     /// processor holding at most 2 tasks, and it needs the path 2-b-3-f.
     #[test]

@@ -1,4 +1,4 @@
-//! COMM-ORIENTED optimum of seed 000 (Theorem 7 and the remark after it):
+//! COMM-ORIENTED optimum of Beaumont et al. (Theorem 7 and the remark after it):
 //! run ASM1, then move every node's excess above the balanced cap to the
 //! least loaded nodes still under their cap. Only the moved tasks are
 //! non-local, and since ASM1's semi-matching minimises the total load

@@ -1,4 +1,4 @@
-//! ASM1-Communications of seed 000 Sect. 7.1, the stealing-enabled
+//! ASM1-Communications of Beaumont et al., Sect. 7.1, the stealing-enabled
 //! counterpart of `asm1-comm`: ASM1's semi-matching computed statically (not
 //! rebalanced); a node idle with no pre-assigned task left first takes one of
 //! its local unprocessed tasks (from the node with the most planned tasks

@@ -1,4 +1,4 @@
-//! ASM1-Makespan of seed 000 Sect. 7.1: ASM1's assignment computed
+//! ASM1-Makespan of Beaumont et al., Sect. 7.1: ASM1's assignment computed
 //! statically; a node that is idle with no pre-assigned task left picks a
 //! random unprocessed task among those it holds a replica of (local only, as
 //! MAKESPAN-ORIENTED requires). Durations are unknown to it: it reacts to

@@ -17,7 +17,8 @@
 //! scheduling counts missed heartbeats blindly; this rule asks the plan.
 //!
 //! The pricing rule is [`take_remote`], a pure function of [`Price`]; the
-//! offline executor ([`Planned`] with [`FreeSlot::Priced`]: the node's own
+//! offline executor ([`Planned`](crate::execute::Planned) with
+//! [`FreeSlot::Priced`]: the node's own
 //! queue, stealing, then the priced spill; a slot whose price says wait asks
 //! again at the next change) and the Session (`heartbeat.rs`)
 //! both call it, so the name means the same in every engine. The Session
@@ -25,8 +26,6 @@
 //! hard cap), and its stall detector names any group that waits longer
 //! than its limit.
 
-#[cfg(doc)]
-use crate::execute::Planned;
 use crate::model::{CostModel, NodeId, Problem};
 use crate::plan::Assignment;
 use crate::policy::asm1::Asm1;
@@ -97,7 +96,8 @@ impl Planner for Asm1Priced {
 }
 
 /// The plan, stealing, then a locality wait priced from the plan; offline,
-/// the default [`crate::policy::execute_planned`] runs it ([`Planned`]).
+/// the default [`crate::policy::execute_planned`] runs it
+/// ([`Planned`](crate::execute::Planned)).
 impl crate::policy::Policy for Asm1Priced {
     fn name(&self) -> &'static str {
         Planner::name(self)
@@ -224,8 +224,6 @@ impl Durations {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::execute::{execute, Planned};
-    use crate::policy::FreeSlot;
 
     fn price(ahead: u32, running: u32, slots: u32) -> Price {
         Price {
@@ -341,41 +339,5 @@ mod tests {
         }
         let v = m.get().unwrap();
         assert!(v > 60.0 && v < 100.0, "{v}");
-    }
-
-    /// Node 0 has 6 tasks queued; the last, t5, is also on node 2, which
-    /// runs its own one task. Node 1 (no replica) prices t5: node 0 starts
-    /// it in 5 durations, node 2 in 1 (then steals it): wait. With t5 on
-    /// node 0 only, node 1 takes it at once.
-    #[test]
-    fn the_wait_is_the_earliest_over_the_replica_holders() {
-        for (shared, t5_on) in [(true, 2), (false, 1)] {
-            let mut replicas = vec![vec![0]; 6];
-            if shared {
-                replicas[5].push(2);
-            }
-            replicas.push(vec![2]);
-            let p = Problem::uniform(3, &replicas, CostModel::default());
-            let plan = Assignment::from_order(3, vec![0, 0, 0, 0, 0, 0, 2], &[0, 1, 2, 3, 4, 5, 6]);
-            let e = execute(&p, &mut Planned::with_free_slot(&plan, FreeSlot::Priced), 1);
-            assert_eq!(e.node_of[5], t5_on, "shared {shared}: {e:?}");
-        }
-    }
-
-    /// All tasks on node 0 (one slot): node 1 waits while node 0's queue is
-    /// short, and takes remote work once the back task would wait longer
-    /// than two task durations (factor 3).
-    #[test]
-    fn the_executor_waits_for_a_holder_that_frees_soon() {
-        for (tasks, remote) in [(2, false), (3, false), (4, true), (8, true)] {
-            let p = Problem::uniform(2, &vec![vec![0]; tasks], CostModel::default());
-            let e = execute(
-                &p,
-                &mut Planned::with_free_slot(&Asm1.plan(&p, 1), FreeSlot::Priced),
-                1,
-            );
-            assert_eq!(e.order.len(), tasks);
-            assert_eq!(e.non_local > 0, remote, "{tasks} tasks: {e:?}");
-        }
     }
 }

@@ -1,4 +1,4 @@
-//! BAR, BAlance-Reduce (seed 004, Jin et al., Sect. IV).
+//! BAR, BAlance-Reduce (Jin et al., Sect. IV).
 //!
 //! - *Balance* (Alg. 1, BAA): all tasks local. Repeatedly take the server of
 //!   least load (initial load included, eq. 12) that is not yet known to be

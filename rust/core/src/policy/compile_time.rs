@@ -1,4 +1,4 @@
-//! The compile-time form of run-time dispatchers, as seed 004 (BAR) Sect. V.B
+//! The compile-time form of run-time dispatchers, as BAR Sect. V.B
 //! builds its baselines HDS, DS and GCC: "place all servers into a min-heap;
 //! pop a minimum load server, invoke a real-time scheduling algorithm to
 //! allocate a task, then update load of servers. The remote cost is renewed

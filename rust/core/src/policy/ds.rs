@@ -1,5 +1,5 @@
-//! DS, delay scheduling (Zaharia et al.) as seed 004 (BAR) Sect. V runs it:
-//! "if a server is idle and there is no task [that] prefers the server, the
+//! DS, delay scheduling (Zaharia et al.) as BAR Sect. V runs it:
+//! "if a server is idle and there is no task \[that\] prefers the server, the
 //! scheduler skips the server and increases the delay counter by one. However,
 //! if the delay counter exceeds the delay threshold, the scheduler allocates a
 //! remote task to the server and sets the delay counter to be zero." The
@@ -18,14 +18,14 @@ use crate::policy::{FreeSlot, Planner};
 /// C_loc = 20 stands for a 19 s task): how long a skipped server waits.
 pub const HEARTBEAT: f64 = 3.0;
 
-/// `ds0.15`: seed 004's DS0.15.
+/// `ds0.15`: BAR's DS0.15.
 pub const DS15: Ds = Ds {
     name: "ds0.15",
     fraction: 0.15,
     heartbeat: HEARTBEAT,
 };
 
-/// `ds0.25`: seed 004's DS0.25.
+/// `ds0.25`: BAR's DS0.25.
 pub const DS25: Ds = Ds {
     name: "ds0.25",
     fraction: 0.25,

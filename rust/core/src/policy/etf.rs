@@ -1,4 +1,4 @@
-//! Clairvoyant Earliest Time First of seed 000 Sect. 6.2: locality-aware
+//! Clairvoyant Earliest Time First of Beaumont et al., Sect. 6.2: locality-aware
 //! Longest Processing Time first. Task durations are known in advance.
 //!
 //! - MAKESPAN variant (static): tasks in decreasing duration, each on the

@@ -1,4 +1,4 @@
-//! FIFO as seed 002 runs it (Sect. VI.A, VI.B; Hadoop's FIFO scheduler): jobs
+//! FIFO as S-PC runs it (Sect. VI.A, VI.B; Hadoop's FIFO scheduler): jobs
 //! in release order, each task to the first available machine whatever its
 //! speed. A later stage (a reduce) takes its machines as soon as it is
 //! released, before its maps finish, and waits there (Hadoop's reduce

@@ -16,8 +16,8 @@ use crate::policy::fair::FairLocality;
 /// choice and are served under every answer.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum FreeSlot {
-    /// MAKESPAN-ORIENTED (seed 000 Sect. 2): with `steal`, first take a task
-    /// local to this node from the longest queue (of at least two; seed 000
+    /// MAKESPAN-ORIENTED (Beaumont et al., Sect. 2): with `steal`, first take a task
+    /// local to this node from the longest queue (of at least two; Beaumont et al.
     /// Sect. 7.1); then local work, groups whose locality wait reached the
     /// cap, location-less asks; else stay idle.
     Local { steal: bool },
@@ -35,7 +35,7 @@ pub enum FreeSlot {
     /// The FairScheduler ([`super::fair`]): applications by usage over weight, its
     /// locality thresholds, one container per heartbeat.
     Fair(FairLocality),
-    /// A seed 004 dispatcher: local first, then its rule
+    /// One of BAR's baseline dispatchers: local first, then its rule
     /// ([`Dispatcher`]), the same in the compile-time dispatch
     /// (`spindle plan`) and the Session.
     Dispatch(Dispatcher),
@@ -51,7 +51,7 @@ impl FreeSlot {
     }
 
     /// COMM-ORIENTED policies take non-local work rather than stay idle;
-    /// MAKESPAN-ORIENTED ones run local tasks only (seed 000 Sect. 2).
+    /// MAKESPAN-ORIENTED ones run local tasks only (Beaumont et al., Sect. 2).
     pub fn is_comm(self) -> bool {
         !matches!(self, FreeSlot::Local { .. } | FreeSlot::Priced)
     }
@@ -72,7 +72,7 @@ impl FreeSlot {
 pub trait ClusterView {
     type Pick;
     /// A task local to `node` from another node's queue, the longest
-    /// queues (of at least two) first (seed 000 Sect. 7.1).
+    /// queues (of at least two) first (Beaumont et al., Sect. 7.1).
     fn steal(&mut self, node: NodeId) -> Option<Self::Pick>;
     /// MAKESPAN-ORIENTED: what `node` may run without a remote read, else
     /// nothing (the slot idles).
@@ -87,7 +87,7 @@ pub trait ClusterView {
     fn delay(&mut self, node: NodeId) -> Option<Self::Pick>;
     /// The FairScheduler with locality thresholds `rule`.
     fn fair(&mut self, node: NodeId, rule: FairLocality) -> Option<Self::Pick>;
-    /// A seed 004 dispatcher: local first, then `rule`.
+    /// One of BAR's baseline dispatchers: local first, then `rule`.
     fn dispatch(&mut self, node: NodeId, rule: Dispatcher) -> Option<Self::Pick>;
 }
 

@@ -1,5 +1,5 @@
-//! GCC, Good-Cache-Compute of Falkon's data diffusion (Raicu et al.), as seed
-//! 004 (BAR) Sect. V runs it with a utility threshold of 90%: the scheduler
+//! GCC, Good-Cache-Compute of Falkon's data diffusion (Raicu et al.), as
+//! BAR Sect. V runs it with a utility threshold of 90%: the scheduler
 //! may skip a server that holds no pending input while the cluster is busy,
 //! and hands out remote work once enough servers are idle.
 //!
@@ -21,7 +21,7 @@ use crate::policy::compile_time::{dispatch, Dispatch, Rule};
 use crate::policy::ds::HEARTBEAT;
 use crate::policy::{FreeSlot, Planner};
 
-/// `gcc`: utility threshold 90% (seed 004).
+/// `gcc`: utility threshold 90% (BAR Sect. V).
 pub const GCC: Gcc = Gcc {
     utilization: 0.9,
     heartbeat: HEARTBEAT,

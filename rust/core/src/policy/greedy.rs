@@ -1,4 +1,4 @@
-//! GREEDY-MAKESPAN and GREEDY-COMM of seed 000 Sect. 4: Hadoop's default
+//! GREEDY-MAKESPAN and GREEDY-COMM of Beaumont et al., Sect. 4: Hadoop's default
 //! behaviour as modelled in the paper. When a node frees a slot it takes a
 //! random unprocessed task among those it holds a replica of; if it has none
 //! left, the COMM variant takes a random unprocessed non-local task and the

@@ -1,4 +1,4 @@
-//! HDS, the Hadoop default scheduler as seed 004 (BAR) Sect. V describes and
+//! HDS, the Hadoop default scheduler as BAR Sect. V describes and
 //! runs it: "when a server is idle, the scheduler chooses a data-local task,
 //! then allocates the task to the server. If there is no feasible task, then
 //! the scheduler will select a random task." Played out in the compile-time

@@ -1,4 +1,4 @@
-//! High Unit Weight First (seed 002 Sect. VI.B): jobs by `w_j` over their
+//! High Unit Weight First (S-PC Sect. VI.B): jobs by `w_j` over their
 //! execution time, highest first, tasks on the machine completing them
 //! earliest. Execution time: `p_j / mu_j`, the job alone on its fastest
 //! machines. The paper's job is all its rounds: a stage's execution time

@@ -1,5 +1,5 @@
-//! LABL, Locality Aware Bounded Latency task assignment (seed 001, Agosta,
-//! Pelosi, Speziale; Fig. 1 and Sect. 3.3-3.4).
+//! LABL, Locality Aware Bounded Latency task assignment (the LABL paper,
+//! Agosta, Pelosi, Speziale; Fig. 1 and Sect. 3.3-3.4).
 //!
 //! The loop raises a latency limit `l` from the lower bound `l**` by one unit
 //! of work (`w_loc`) per iteration. Each iteration splits the servers by their

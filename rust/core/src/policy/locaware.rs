@@ -1,4 +1,4 @@
-//! LOCAWAREGREEDYMIN / LOCAWAREGREEDYAVG of seed 000 Sect. 6.1.2
+//! LOCAWAREGREEDYMIN / LOCAWAREGREEDYAVG of Beaumont et al., Sect. 6.1.2
 //! (non-clairvoyant). Each node j keeps n_j, the number of unprocessed tasks
 //! it holds a replica of. An idle node takes, among its local unprocessed
 //! tasks, the one maximising f(t) = min (or mean) of n_j over the replica

@@ -1,4 +1,4 @@
-//! LOCAWARECLAIRGREEDYMIN / AVG of seed 000 Sect. 6.2: the locality-aware
+//! LOCAWARECLAIRGREEDYMIN / AVG of Beaumont et al., Sect. 6.2: the locality-aware
 //! greedy rule with known durations. Each node j keeps RT_j, its ready time
 //! given the tasks already started on it, and REM_j, the total duration of
 //! the unprocessed tasks it holds a replica of. An idle node takes the local

@@ -1,4 +1,4 @@
-//! MAESTRO (Ibrahim et al.) as described in seed 000 Sect. 6.1.1, without
+//! MAESTRO (Ibrahim et al.) as described in Beaumont et al., Sect. 6.1.1, without
 //! speculative tasks (as the paper simulates it). Non-clairvoyant.
 //!
 //! - HCN_j: unprocessed chunks held by node j.

@@ -1,5 +1,5 @@
 //! MaxCover-BalAssign (MB) of Fischer, Su and Yin, the flow-based baseline of
-//! seeds 001 (Sect. 4, "flow-based") and 004 (Sect. II.B and V). It produces
+//! LABL (Sect. 4, "flow-based") and BAR (Sect. II.B and V). It produces
 //! one total assignment per threshold and keeps the one of least makespan:
 //!
 //! - *max-cover*: a maximum set of tasks placed locally such that no server
@@ -8,11 +8,11 @@
 //!   of least *virtual* load, a local task when that server still has one, any
 //!   task otherwise. The remote cost is not known before the assignment is
 //!   complete, so the virtual cost assumes pessimistically that every task left
-//!   uncovered by max-cover runs remote: `C_rem(m - |cover|)` (seed 004 Sect. V:
+//!   uncovered by max-cover runs remote: `C_rem(m - |cover|)` (BAR Sect. V:
 //!   "it calculates the virtual cost which is a prediction of the remote cost").
 //!
 //! Thresholds. Fischer et al. cap every server at τ tasks, τ = 1, 2, ...; their
-//! servers start idle. Seed 004 runs MB with initial loads, so the cap here is on
+//! servers start idle. BAR runs MB with initial loads, so the cap here is on
 //! the load: at level τ, server s may hold k covered tasks while
 //! `L_init(s) + k·d(s) <= L_min + τ·d_max`, with `d(s)` its local unit duration
 //! (`C_loc / (speed·slots)`). With zero loads and identical servers this is

@@ -19,7 +19,7 @@
 //! - [`Policy::execute`]: how it runs in the offline executor
 //!   ([`crate::execute`]): its own rule, else its plan with the fallbacks of
 //!   its [`FreeSlot`].
-//! - [`Policy::compile_time`]: seed 004's dispatchers in their compile-time
+//! - [`Policy::compile_time`]: BAR's dispatchers in their compile-time
 //!   form ([`compile_time`]).
 //!
 //! Adding a policy: a new file here defining the policy's type, its
@@ -100,21 +100,29 @@ pub trait Policy: Send + Sync {
     /// offline executor's default run ([`Self::execute`]).
     fn on_free_slot(&self) -> FreeSlot;
 
-    /// *Job order*: the application order the policy is one half of (seed
-    /// 002's policies are a job order and a placement); the Session then
+    /// *Job order*: the application order the policy is one half of
+    /// (S-PC and its baselines are a job order and a placement); the Session then
     /// orders its queues by it whatever the configured order. `None`: the
     /// configured order (`spindle.job.order`).
-    fn job_order(&self) -> Option<crate::session::JobOrder> {
+    fn job_order(&self) -> Option<crate::session::job_order::JobOrder> {
         None
     }
 
-    /// Whether the policy reads task durations before they run (seed 000
+    /// *Schedule jobs*: the policy as a job scheduler over an instance's
+    /// jobs (weights, release times, precedence) on machines of different
+    /// speeds, in `spindle plan` and `spindle repro spc`: S-PC and its
+    /// baselines. `None` for the task planners.
+    fn job_scheduler(&self) -> Option<&dyn JobScheduler> {
+        None
+    }
+
+    /// Whether the policy reads task durations before they run (Beaumont et al.
     /// Sect. 6.2).
     fn clairvoyant(&self) -> bool {
         false
     }
 
-    /// *Compile-time dispatch*: seed 004's baselines played out over a
+    /// *Compile-time dispatch*: BAR's baselines played out over a
     /// min-heap of servers (Sect. V.B), with start times and skipped
     /// offers; their plan is its assignment. `None` for the others.
     fn compile_time(&self, _problem: &Problem, _seed: u64) -> Option<compile_time::Dispatch> {
@@ -155,7 +163,7 @@ pub struct Dynamic {
     pub priced: bool,
 }
 
-/// A seed 002 job scheduler's Session planner: its placement, or ASM1's
+/// An S-PC job scheduler's Session planner: its placement, or ASM1's
 /// plan (logged, naming the policy) when the placement refuses the instance.
 pub(crate) fn placed_or_asm1(
     name: &str,
@@ -169,7 +177,7 @@ pub(crate) fn placed_or_asm1(
     })
 }
 
-/// The [`Policy`] of a seed 002 job scheduler (S-PC and its baselines): its
+/// The [`Policy`] of an S-PC job scheduler (S-PC and its baselines): its
 /// planner, and `order` over the Session's applications.
 macro_rules! job_scheduler_policy {
     ($ty:ty, $order:ident) => {
@@ -187,19 +195,25 @@ macro_rules! job_scheduler_policy {
             fn on_free_slot(&self) -> $crate::policy::FreeSlot {
                 $crate::policy::FreeSlot::Local { steal: true }
             }
-            fn job_order(&self) -> Option<$crate::session::JobOrder> {
-                Some($crate::session::JobOrder::$order)
+            fn job_order(&self) -> Option<$crate::session::job_order::JobOrder> {
+                Some($crate::session::job_order::JobOrder::$order)
+            }
+            fn job_scheduler(&self) -> Option<&dyn $crate::policy::JobScheduler> {
+                Some(self)
             }
         }
     };
 }
 pub(crate) use job_scheduler_policy;
 
-/// The registry: one line per policy, `Variant => &its::POLICY`, in the
-/// order of [`PolicyKind::ALL`] (the order of error messages and tests).
-/// Generates [`PolicyKind`], its variants and `ALL`.
+/// The registry: one line per policy, `Variant => &its::POLICY, "paper",
+/// "summary",` in the order of [`PolicyKind::ALL`] (the order of error
+/// messages and tests). The paper cites a short name that `docs/papers.md`
+/// expands (`Beaumont et al.`, `LABL`, `S-PC`, `FISCH`, `BAR`); the summary
+/// is one line. `spindle policies` prints both, and `docs/policies.md` is
+/// its output. Generates [`PolicyKind`], its variants and `ALL`.
 macro_rules! registry {
-    ($($kind:ident => $policy:expr,)*) => {
+    ($($kind:ident => $policy:expr, $paper:literal, $summary:literal,)*) => {
         /// Every policy Spindle knows: a handle on its registry line. The
         /// policy itself, documented in its file, is [`PolicyKind::policy`].
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -208,6 +222,8 @@ macro_rules! registry {
         }
 
         const REGISTRY: &[&'static dyn Policy] = &[$($policy,)*];
+        const PAPERS: &[&str] = &[$($paper,)*];
+        const SUMMARIES: &[&str] = &[$($summary,)*];
 
         impl PolicyKind {
             /// Every policy, in registry order.
@@ -218,45 +234,125 @@ macro_rules! registry {
 
 registry! {
     Asm1 => &asm1::Asm1,
+        "Beaumont et al., Alg. 1, Sect. 5.2",
+        "optimal semi-matching of local tasks (least maximal load); idle nodes steal local work",
     Asm1Comm => &asm1_comm::Asm1Comm,
+        "Beaumont et al., Theorem 7",
+        "ASM1, then each node's excess over ceil(tasks/nodes) to the least-loaded nodes",
     Greedy => &greedy::GREEDY,
+        "Beaumont et al., Sect. 4 (GREEDY-MAKESPAN)",
+        "a node that frees a slot takes a random local task, else stays idle",
     GreedyComm => &greedy::GREEDY_COMM,
+        "Beaumont et al., Sect. 4 (GREEDY-COMM)",
+        "a node that frees a slot takes a random local task, else a random remote one",
     HadoopDefault => &delay::HadoopDefault,
+        "CapacityScheduler (RegularContainerAllocator)",
+        "YARN's stock delay scheduling: rack-local after node-locality-delay missed offers",
     HadoopFair => &fair::HADOOP_FAIR,
+        "FairScheduler (FSAppAttempt)",
+        "YARN's FairScheduler: apps by usage over weight, no locality delay",
     HadoopFairHalf => &fair::HADOOP_FAIR_HALF,
+        "FairScheduler (FSAppAttempt)",
+        "the FairScheduler with node and rack locality thresholds at 0.5",
     Mb => &mb::Mb,
+        "LABL and BAR (MaxCover-BalAssign)",
+        "per load cap a max-flow cover of local tasks, the rest to the least loaded; best plan",
     Bar => &bar::Bar,
+        "BAR, Alg. 1-2",
+        "BAlance-Reduce: balance by augmenting paths, then move tasks remote while it helps",
     Hds => &hds::Hds,
+        "BAR, Sect. V",
+        "Hadoop's default in BAR's compile-time model: a local task, else a random one",
     Ds15 => &ds::DS15,
+        "BAR, Sect. V",
+        "delay scheduling: remote work after skips counted past 15 % of the servers",
     Ds25 => &ds::DS25,
+        "BAR, Sect. V",
+        "delay scheduling: remote work after skips counted past 25 % of the servers",
     Gcc => &gcc::GCC,
+        "BAR, Sect. V",
+        "Good-Cache-Compute: skip servers without local work while 90 % of them are busy",
     Labl => &labl::LABL,
+        "LABL, Fig. 1, Sect. 3.3-3.4",
+        "Locality Aware Bounded Latency: raise a latency limit from l**; remote while l <= l**",
     LablPlus1 => &labl::LABL_PLUS_1,
+        "LABL, Fig. 1, Sect. 3.3-3.4",
+        "LABL, remote assignments while l <= l** + 1",
     LablAlways => &labl::LABL_ALWAYS,
+        "LABL, Fig. 1, Sect. 3.3-3.4",
+        "LABL, remote assignments at every limit",
     RoundRobin => &round_robin::RoundRobin,
+        "LABL, Sect. 3.5",
+        "Hadoop's locality-aware round robin: each server in turn takes a local task, else any",
     StaticAsm1 => &static_asm1::StaticAsm1,
+        "Beaumont et al., Sect. 7.1",
+        "ASM1's plan as is; a node whose queue is done stays idle",
     Asm1Makespan => &asm1_makespan::Asm1Makespan,
+        "Beaumont et al., Sect. 7.1",
+        "ASM1's plan, then an idle node takes a random local task",
     Asm1CommSteal => &asm1_comm_steal::Asm1CommSteal,
+        "Beaumont et al., Sect. 7.1",
+        "ASM1's plan, then a local task, then a steal from the longest queue",
     Maestro => &maestro::MAESTRO,
+        "Beaumont et al., Sect. 6.1.1 (MAESTRO)",
+        "first wave by node and chunk weight, then the local task of highest chunk weight",
     MaestroComm => &maestro::MAESTRO_COMM,
+        "Beaumont et al., Sect. 6.1.1 (MAESTRO)",
+        "MAESTRO, taking any task when none is local",
     LocAwareMin => &locaware::LOCAWARE_MIN,
+        "Beaumont et al., Sect. 6.1.2",
+        "an idle node takes the local task whose holders have the most work left (min)",
     LocAwareMinComm => &locaware::LOCAWARE_MIN_COMM,
+        "Beaumont et al., Sect. 6.1.2",
+        "locaware-min, taking any task when none is local",
     LocAwareAvg => &locaware::LOCAWARE_AVG,
+        "Beaumont et al., Sect. 6.1.2",
+        "an idle node takes the local task whose holders have the most work left (mean)",
     LocAwareAvgComm => &locaware::LOCAWARE_AVG_COMM,
+        "Beaumont et al., Sect. 6.1.2",
+        "locaware-avg, taking any task when none is local",
     Etf => &etf::ETF,
+        "Beaumont et al., Sect. 6.2 (clairvoyant)",
+        "locality-aware longest processing time first",
     EtfComm => &etf::ETF_COMM,
+        "Beaumont et al., Sect. 6.2 (clairvoyant)",
+        "etf, taking any task when none is local",
     LocAwareClairMin => &locaware_clair::CLAIR_MIN,
+        "Beaumont et al., Sect. 6.2 (clairvoyant)",
+        "the locaware rule with known durations: ready time plus held work (min)",
     LocAwareClairMinComm => &locaware_clair::CLAIR_MIN_COMM,
+        "Beaumont et al., Sect. 6.2 (clairvoyant)",
+        "locaware-clair-min, taking any task when none is local",
     LocAwareClairAvg => &locaware_clair::CLAIR_AVG,
+        "Beaumont et al., Sect. 6.2 (clairvoyant)",
+        "the locaware rule with known durations: ready time plus held work (mean)",
     LocAwareClairAvgComm => &locaware_clair::CLAIR_AVG_COMM,
+        "Beaumont et al., Sect. 6.2 (clairvoyant)",
+        "locaware-clair-avg, taking any task when none is local",
     Spc => &spc::Spc,
+        "S-PC, Sect. III, Alg. 1-2",
+        "jobs in LP-Schedule order, each task on the machine that completes it first",
     SpcLocal => &spc_local::SpcLocal,
+        "ours (issue 12), on S-PC",
+        "S-PC's job order; a machine without a replica pays the remote read",
     SpcIdentical => &spc_identical::SpcIdentical,
+        "S-PC, Sect. VI.A",
+        "S-PC as if every machine had speed 1",
     SpcMapOnly => &spc_map_only::SpcMapOnly,
+        "S-PC, Sect. VI.A",
+        "S-PC over the map stages; later stages on random machines",
     Fifo => &fifo::Fifo,
+        "S-PC, Sect. VI.A-B",
+        "jobs by release time, each task on the machine free first",
     Huwf => &huwf::Huwf,
+        "S-PC, Sect. VI.B",
+        "high unit weight first: jobs by weight over execution time",
     Tetris => &tetris::Tetris,
+        "S-PC, Sect. VI.B",
+        "jobs by tasks times execution time, smallest first",
     Asm1Priced => &asm1_priced::Asm1Priced,
+        "ours (issue 11), on ASM1",
+        "ASM1, then remote work only when waiting for a replica holder costs more",
 }
 
 impl PolicyKind {
@@ -270,7 +366,18 @@ impl PolicyKind {
         self.policy().name()
     }
 
-    /// Seed 002's policies (S-PC and its baselines): the Session orders
+    /// The paper (section) the policy implements, by the short name that
+    /// `docs/papers.md` expands; or the stock scheduler it models.
+    pub fn paper(self) -> &'static str {
+        PAPERS[self as usize]
+    }
+
+    /// What the policy does, in one line.
+    pub fn summary(self) -> &'static str {
+        SUMMARIES[self as usize]
+    }
+
+    /// S-PC and its baselines: the Session orders
     /// their queues by their own job order whatever the configured one, and
     /// their plans hold remote choices.
     pub fn spc_order(self) -> bool {
@@ -278,7 +385,7 @@ impl PolicyKind {
     }
 
     /// [`Policy::job_order`].
-    pub fn job_order(self) -> Option<crate::session::JobOrder> {
+    pub fn job_order(self) -> Option<crate::session::job_order::JobOrder> {
         self.policy().job_order()
     }
 
@@ -297,8 +404,7 @@ impl PolicyKind {
         self.policy().on_free_slot()
     }
 
-    /// Looks a policy up by its command-line name (every [`ScheduleKind`]
-    /// is one too).
+    /// Looks a policy up by its command-line name.
     pub fn from_name(name: &str) -> Result<PolicyKind, CoreError> {
         if let Some(p) = PolicyKind::ALL.into_iter().find(|p| p.name() == name) {
             return Ok(p);
@@ -307,6 +413,19 @@ impl PolicyKind {
             name: name.to_string(),
             known: PolicyKind::ALL.map(|p| p.name()).join(", "),
         })
+    }
+
+    /// [`Policy::job_scheduler`]: `Some` for S-PC and its baselines.
+    pub fn job_scheduler(self) -> Option<&'static dyn JobScheduler> {
+        self.policy().job_scheduler()
+    }
+
+    /// The policies that schedule whole jobs ([`Self::job_scheduler`]), in
+    /// registry order.
+    pub fn job_schedulers() -> impl Iterator<Item = PolicyKind> {
+        PolicyKind::ALL
+            .into_iter()
+            .filter(|p| p.job_scheduler().is_some())
     }
 
     /// [`Policy::planner`].
@@ -344,8 +463,11 @@ impl PolicyKind {
     }
 }
 
-/// A job scheduler (seed 002): orders whole jobs (weights, release times,
-/// precedence) and times every task on machines of different speeds.
+/// A job scheduler (S-PC and its baselines): orders whole jobs (weights, release times,
+/// precedence) and times every task on machines of different speeds. S-PC,
+/// its locality-aware form and its baselines are one, through
+/// [`Policy::job_scheduler`]; each is also a job order over the live
+/// applications and a placement in the simulator and the Session.
 pub trait JobScheduler: Send + Sync {
     fn name(&self) -> &'static str;
     /// `seed` feeds random choices (Map-only's reduce placement).
@@ -355,54 +477,6 @@ pub trait JobScheduler: Send + Sync {
         problem: &Problem,
         seed: u64,
     ) -> Result<crate::spc::Outcome, crate::spc::SpcError>;
-}
-
-/// The job schedulers by name: S-PC, its locality-aware form and the
-/// baselines of seed 002, over an instance's jobs in `spindle plan` and
-/// `spindle repro spc`. Each is also a [`PolicyKind`] of the same name, a
-/// job order over the live applications and a placement, in the simulator
-/// and the Session.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ScheduleKind {
-    Spc,
-    SpcIdentical,
-    SpcMapOnly,
-    Fifo,
-    Huwf,
-    Tetris,
-    SpcLocal,
-}
-
-impl ScheduleKind {
-    pub const ALL: [ScheduleKind; 7] = [
-        ScheduleKind::Spc,
-        ScheduleKind::SpcLocal,
-        ScheduleKind::SpcIdentical,
-        ScheduleKind::SpcMapOnly,
-        ScheduleKind::Fifo,
-        ScheduleKind::Huwf,
-        ScheduleKind::Tetris,
-    ];
-
-    pub fn name(self) -> &'static str {
-        self.scheduler().name()
-    }
-
-    pub fn from_name(name: &str) -> Option<ScheduleKind> {
-        ScheduleKind::ALL.into_iter().find(|k| k.name() == name)
-    }
-
-    pub fn scheduler(self) -> &'static dyn JobScheduler {
-        match self {
-            ScheduleKind::Spc => &spc::Spc,
-            ScheduleKind::SpcIdentical => &spc_identical::SpcIdentical,
-            ScheduleKind::SpcMapOnly => &spc_map_only::SpcMapOnly,
-            ScheduleKind::Fifo => &fifo::Fifo,
-            ScheduleKind::Huwf => &huwf::Huwf,
-            ScheduleKind::Tetris => &tetris::Tetris,
-            ScheduleKind::SpcLocal => &spc_local::SpcLocal,
-        }
-    }
 }
 
 impl std::fmt::Display for PolicyKind {
@@ -439,6 +513,33 @@ mod tests {
             assert!(!policy.name().is_empty(), "{p:?}");
             assert!(seen.insert(policy.name()), "{} listed twice", p.name());
             assert_eq!(PolicyKind::from_name(p.name()).unwrap(), p);
+        }
+    }
+
+    /// Every line cites a paper by a short name `docs/papers.md` expands (or
+    /// the stock scheduler, or says it is ours) and sums the policy up in
+    /// one line of plain text.
+    #[test]
+    fn every_registry_line_has_a_paper_and_a_one_line_summary() {
+        const CITED: [&str; 8] = [
+            "Beaumont et al.",
+            "LABL",
+            "S-PC",
+            "FISCH",
+            "BAR",
+            "CapacityScheduler",
+            "FairScheduler",
+            "ours",
+        ];
+        for p in PolicyKind::ALL {
+            assert!(
+                CITED.iter().any(|c| p.paper().starts_with(c)),
+                "{p}: {}",
+                p.paper()
+            );
+            let s = p.summary();
+            assert!(!s.is_empty() && s.len() <= 90, "{p}: {s}");
+            assert!(!s.contains(['\n', '|']), "{p}: {s}");
         }
     }
 
@@ -485,14 +586,30 @@ mod tests {
         );
     }
 
+    /// The job schedulers are exactly the policies with their own job
+    /// order (S-PC and its baselines), each planned under its own name.
     #[test]
-    fn every_job_scheduler_is_a_policy_of_the_same_name() {
-        for k in ScheduleKind::ALL {
-            assert_eq!(ScheduleKind::from_name(k.name()), Some(k));
-            let p = PolicyKind::from_name(k.name()).unwrap();
-            assert!(p.spc_order(), "{p}");
-            assert!(p.dynamic().planned, "{p}");
-            assert_eq!(p.planner().map(|x| x.name()), Some(k.name()));
+    fn every_job_scheduler_is_a_planned_policy_of_the_same_name() {
+        let names: Vec<_> = PolicyKind::job_schedulers().map(|p| p.name()).collect();
+        assert_eq!(
+            names,
+            [
+                "spc",
+                "spc-local",
+                "spc-identical",
+                "spc-map-only",
+                "fifo",
+                "huwf",
+                "tetris"
+            ]
+        );
+        for p in PolicyKind::ALL {
+            assert_eq!(p.job_scheduler().is_some(), p.spc_order(), "{p}");
+            if let Some(k) = p.job_scheduler() {
+                assert_eq!(k.name(), p.name());
+                assert!(p.dynamic().planned, "{p}");
+                assert_eq!(p.planner().map(|x| x.name()), Some(p.name()));
+            }
         }
     }
 

@@ -1,4 +1,4 @@
-//! Hadoop's locality-aware round robin, the baseline of seed 001 (Agosta et
+//! Hadoop's locality-aware round robin, the baseline of LABL (Agosta et
 //! al.) Sect. 3.5: cycle through the servers in a fixed order (s_1, s_2, ...)
 //! until every task is assigned; at each step the current server gets one
 //! task, a local one if any is left, else a remote one. Loads are not looked

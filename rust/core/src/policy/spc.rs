@@ -1,4 +1,4 @@
-//! S-PC (seed 002, Algorithm 1): jobs in non-decreasing `C_j^LP` of
+//! S-PC (Algorithm 1 of the S-PC paper): jobs in non-decreasing `C_j^LP` of
 //! LP-Schedule (eq. 1-4), each job's tasks largest first on the machine
 //! that completes them earliest (Algorithm 2).
 

@@ -1,4 +1,4 @@
-//! Identical-machine (seed 002 Sect. VI.A): S-PC as if every machine had
+//! Identical-machine (S-PC Sect. VI.A): S-PC as if every machine had
 //! the same speed, for the LP and for placement; the tasks then run at the
 //! machines' real speeds in the queues so decided.
 

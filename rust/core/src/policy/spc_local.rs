@@ -1,5 +1,5 @@
 //! Locality-aware S-PC (`spc-local`; issue 12 item 4, in no seed paper):
-//! S-PC's job order (seed 002, Algorithm 1: non-decreasing `C_j^LP`) with
+//! S-PC's job order (Algorithm 1: non-decreasing `C_j^LP`) with
 //! a placement that also weighs data locality. Each task, largest first,
 //! goes to the machine that completes it earliest, a machine holding none
 //! of its replicas taking the remote read on top (`(remote - local) * size

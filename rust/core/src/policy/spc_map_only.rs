@@ -1,4 +1,4 @@
-//! Map-only (seed 002 Sect. VI.A): S-PC over the map stages alone. The LP
+//! Map-only (S-PC Sect. VI.A): S-PC over the map stages alone. The LP
 //! holds the jobs without predecessors; a later stage (a reduce) follows its
 //! last predecessor in the order and its tasks go to random nodes ("scheduling
 //! reduce tasks to random machines", the paper's reading of this baseline).

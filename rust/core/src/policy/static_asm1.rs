@@ -1,4 +1,4 @@
-//! Static-ASM1 of seed 000 Sect. 7.1: ASM1's assignment (Alg. 1) run exactly
+//! Static-ASM1 of Beaumont et al., Sect. 7.1: ASM1's assignment (Alg. 1) run exactly
 //! as planned; a node that finishes its queue stays idle. On identical tasks
 //! this is the MAKESPAN-ORIENTED optimum; on heterogeneous ones it shows what
 //! the dynamic part of the hybrids buys.

@@ -1,4 +1,4 @@
-//! Tetris-like (seed 002 Sect. VI.B, after Grandl et al.): jobs by resource
+//! Tetris-like (S-PC Sect. VI.B, after Grandl et al.): jobs by resource
 //! usage score, the machines a job can use (`min(t_j, m)`) times its
 //! execution time `p_j / mu_j`, smallest first; tasks on the machine
 //! completing them earliest. Weights are not read. The paper's job is all

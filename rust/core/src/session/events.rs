@@ -1,7 +1,15 @@
 //! Events from the host: nodes, applications, asks, input blocks and
 //! finished containers.
 
-use super::*;
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use crate::model::{NodeId, NONE};
+
+use super::{
+    bad_name, AppId, AppState, Counts, Group, JobOrder, NodeState, Pool, Replicas, Resources,
+    Session, SessionError, ANY, OVERTAKE_BOUND,
+};
 
 impl Session {
     /// A node manager registers. A host that was removed comes back with its old id.
@@ -68,6 +76,7 @@ impl Session {
                 alive: true,
                 running: 0,
                 queue: VecDeque::new(),
+                explained: u64::MAX,
             });
             self.node_by_name[name as usize] = id;
             id
@@ -189,6 +198,7 @@ impl Session {
             overtaken_from: 0,
             promoted: 0,
             ahead,
+            explained: u64::MAX,
         });
         self.app_by_name.insert(app.to_string(), id);
         if self.dynamic.priced {
@@ -667,6 +677,32 @@ impl Session {
         Ok(())
     }
 
+    /// A container of `app` already runs on `node` without this Session
+    /// having granted it: an RM that restarted with work-preserving recovery
+    /// learns its running containers from the NodeManagers' reports. It
+    /// counts as granted (the node's load in the next plan, the app's usage
+    /// in the job order), so its [`Self::app_container_finished`] balances it.
+    pub fn container_recovered(&mut self, node: NodeId, app: AppId) -> Result<(), SessionError> {
+        self.node(node)?;
+        let a = self
+            .apps
+            .get(app as usize)
+            .ok_or(SessionError::UnknownApp(app))?;
+        if !a.alive {
+            return Err(SessionError::AppFinished {
+                app: a.name.clone(),
+            });
+        }
+        let now = self.now_ms;
+        self.apps[app as usize].container_started(now);
+        self.nodes[node as usize].running += 1;
+        self.running_total += 1;
+        if self.dynamic.priced {
+            self.durations.started(node, app, now);
+        }
+        Ok(())
+    }
+
     /// A container on `node` finished (its slot is free for planning again).
     pub fn container_finished(&mut self, node: NodeId) -> Result<(), SessionError> {
         self.container_finished_of(node, None)
@@ -705,7 +741,9 @@ pub(super) fn adjust_askers(askers: &mut [u32], g: &Group, delta: i32) {
 
 #[cfg(test)]
 mod weight_and_progress {
+    use super::super::{SessionConfig, SessionEvent};
     use super::*;
+    use crate::policy::PolicyKind;
 
     fn cap() -> Resources {
         Resources::new(1024, 1)

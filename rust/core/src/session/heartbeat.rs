@@ -51,7 +51,9 @@ impl Session {
         self.booked.clear();
         self.node(node)?;
         self.begin_heartbeat(now_ms);
+        let room = free;
         let mut free = free;
+        let mut blocked = false;
         for _ in 0..MAX_GRANTS_PER_HEARTBEAT {
             if !free.fits(&self.min_ask) {
                 break;
@@ -71,7 +73,10 @@ impl Session {
             }
             let pick = match self.queue_head(node, &free) {
                 QueueHead::Take(slot) => slot,
-                QueueHead::Blocked => break,
+                QueueHead::Blocked => {
+                    blocked = true;
+                    break;
+                }
                 QueueHead::Empty => match self.fallback(node, &free) {
                     Some(slot) => slot,
                     None => break,
@@ -83,6 +88,7 @@ impl Session {
                 break;
             }
         }
+        self.explain_heartbeat(node, &room, &free, out, blocked);
         Ok(())
     }
 
@@ -826,7 +832,7 @@ impl Session {
         victim
     }
 
-    /// Stealing (seed 000 Sect. 7.1): take a task local to `node` from the
+    /// Stealing (Beaumont et al., Sect. 7.1): take a task local to `node` from the
     /// node with the longest queue. Only from a queue of at least two, so the
     /// victim keeps work for itself and two nodes never trade a single task
     /// back and forth.
@@ -972,7 +978,7 @@ struct SessionView<'a> {
 impl ClusterView for SessionView<'_> {
     type Pick = Slot;
 
-    /// ASM1 hybrids (seed 000 Sect. 7.1): a local task from the longest queue.
+    /// ASM1 hybrids (Beaumont et al., Sect. 7.1): a local task from the longest queue.
     #[inline]
     fn steal(&mut self, node: NodeId) -> Option<Slot> {
         self.s.steal(node, self.free)

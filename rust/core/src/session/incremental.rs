@@ -1,7 +1,7 @@
 //! ASM1's plan, updated between full plans (issue 11 B): located work that
 //! an ask adds (an exact input list, a host ask that grew) enters the node
 //! queues at once, one task at a time, by a bounded shortest augmenting
-//! path from the task's replica holders (seed 000, Algorithm 1 and Sect.
+//! path from the task's replica holders (Beaumont et al., Algorithm 1 and Sect.
 //! 5.2, run task-first as Harvey et al.'s ASM2): a breadth-first search over
 //! nodes, where node u reaches node v if a live task queued on u has a
 //! replica on v; the new task goes to a root and every node on the path to
@@ -26,7 +26,13 @@
 //! anyway). A full plan still replaces everything when it lands; what was
 //! listed after its snapshot is listed again then.
 
-use super::*;
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use crate::model::{Locality, NodeId, NONE};
+use crate::policy::PolicyKind;
+
+use super::{planning, AppId, Covered, Group, PlanGarbage, Resources, Session, Slot};
 
 /// Tasks one heartbeat inserts at most (the rest waits for the next ones).
 const PER_HEARTBEAT: usize = 2;
@@ -51,14 +57,6 @@ pub(super) struct Dealing {
     base: usize,
     n: usize,
     size: usize,
-}
-
-/// A group as a plan covered it: its pool and the tasks below `upto` queued.
-pub(super) struct Covered {
-    pub(super) app: AppId,
-    pub(super) priority: i32,
-    pub(super) pool: Arc<Replicas>,
-    pub(super) upto: usize,
 }
 
 /// The search's buffers, indexed by node id (reused).

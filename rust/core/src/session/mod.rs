@@ -23,7 +23,7 @@ use thiserror::Error;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Bipartite, CostModel, Csr, Locality, NodeId, Problem, NONE};
+use crate::model::{CostModel, Locality, NodeId, NONE};
 use crate::policy::asm1_priced::Durations;
 use crate::policy::compile_time::Rule;
 use crate::policy::delay::{LocalityDelay, Offer};
@@ -190,91 +190,10 @@ pub struct SessionConfig {
     pub job_order: JobOrder,
 }
 
-/// How a planned policy orders applications (on each node's queue and in
-/// the fallback). Heartbeat-only policies (`hadoop-default`, `greedy`)
-/// always visit applications in submission order, as their schedulers do.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum JobOrder {
-    /// Submission order (FIFO), then registration.
-    Fifo,
-    /// Least weighted remaining work first: pending containers over the
-    /// application's weight (Smith's rule), re-ranked at every plan, then
-    /// submission order. Short jobs are not queued behind long ones.
-    #[default]
-    WeightedRemaining,
-    /// S-PC's LP order (seed 002, Algorithm 1): every live application is
-    /// a job of LP-Schedule (a map stage, its located asks, and a reduce
-    /// stage, its location-less asks, after it), sized by its pending
-    /// containers times the mean container duration it has shown; ranked
-    /// by the LP's `C_j` of its first open stage. Solved in planning step 2
-    /// ([`PlanRequest::plan`]), never at a heartbeat; above
-    /// [`SPC_MAX_LP_JOBS`] stages it falls back to `WeightedRemaining`.
-    Spc,
-    /// [`JobOrder::Spc`] as if every node had speed 1 (seed 002's
-    /// Identical-machine baseline).
-    SpcIdentical,
-    /// [`JobOrder::Spc`] over the map stages alone (seed 002's Map-only
-    /// baseline): the LP holds no reduce stage; an application with only
-    /// reducers left (its maps done) ranks first, as its map's past `C_j`.
-    SpcMapOnly,
-    /// High unit weight first (seed 002 Sect. VI.B): weight over the
-    /// execution time of the open stages (`p_j / mu_j` each), highest first.
-    Huwf,
-    /// Tetris-like (seed 002 Sect. VI.B): resource-usage score, summed over
-    /// the open stages (`min(t_j, m) * p_j / mu_j`), smallest first;
-    /// weights are not read.
-    Tetris,
-}
-
 /// Most LP jobs (open stages of live applications) [`JobOrder::Spc`]
 /// solves; above it the plan uses [`JobOrder::WeightedRemaining`] (the LP
 /// takes about 350 ms at 200 jobs and minutes at 1,000).
 pub const SPC_MAX_LP_JOBS: usize = 200;
-
-impl JobOrder {
-    pub const ALL: [JobOrder; 7] = [
-        JobOrder::Fifo,
-        JobOrder::WeightedRemaining,
-        JobOrder::Spc,
-        JobOrder::SpcIdentical,
-        JobOrder::SpcMapOnly,
-        JobOrder::Huwf,
-        JobOrder::Tetris,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            JobOrder::Fifo => "fifo",
-            JobOrder::WeightedRemaining => "weighted-remaining",
-            JobOrder::Spc => "spc",
-            JobOrder::SpcIdentical => "spc-identical",
-            JobOrder::SpcMapOnly => "spc-map-only",
-            JobOrder::Huwf => "huwf",
-            JobOrder::Tetris => "tetris",
-        }
-    }
-
-    /// Computed in planning step 2 from the applications' work (seed 002's
-    /// job orders), the key installed with the plan.
-    pub fn computed(self) -> bool {
-        !matches!(self, JobOrder::Fifo | JobOrder::WeightedRemaining)
-    }
-
-    pub fn from_name(name: &str) -> Option<JobOrder> {
-        JobOrder::ALL.into_iter().find(|o| o.name() == name)
-    }
-
-    /// The names, for error messages.
-    pub fn names() -> String {
-        JobOrder::ALL.map(|o| o.name()).join(", ")
-    }
-
-    /// Whether the order ranks applications by their remaining work (and
-    /// serves a job in its reduce phase before later-ranked maps).
-    pub fn job_aware(self) -> bool {
-        self != JobOrder::Fifo
-    }
-}
 
 /// Bounded overtaking under [`JobOrder::WeightedRemaining`]. Smith's rule
 /// (least weighted remaining work first) lets every smaller job that
@@ -375,6 +294,12 @@ pub enum SessionEvent {
         progress: f32,
         now_ms: i64,
     },
+    /// A running container of the application, reported to an RM that
+    /// restarted (work-preserving recovery).
+    ContainerRecovered {
+        node: NodeId,
+        app: AppId,
+    },
 }
 
 /// A queued decision: run task `task` of ask group `group` of `app` here.
@@ -398,6 +323,8 @@ struct NodeState {
     alive: bool,
     running: u32,
     queue: VecDeque<Slot>,
+    /// Seq of its last idle entry in [`Session::activities`].
+    explained: u64,
 }
 
 /// Ask counts by interned host or rack name. The heartbeat looks one up
@@ -422,6 +349,16 @@ impl Hasher for NameHasher {
     fn write_u32(&mut self, n: u32) {
         self.0 = (self.0 ^ n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     }
+}
+
+/// A group as a plan covered it: its pool and the tasks below `upto` queued.
+/// Here, not in `incremental.rs`, so that `planning.rs` (which makes it) and
+/// `incremental.rs` (which keeps it) do not import each other.
+pub(super) struct Covered {
+    pub(super) app: AppId,
+    pub(super) priority: i32,
+    pub(super) pool: Arc<Replicas>,
+    pub(super) upto: usize,
 }
 
 /// Replica hosts of each task of a pool, flat (task i holds
@@ -569,7 +506,7 @@ struct AppState {
     groups: Vec<Group>,
     /// The last progress its AM reported (0 to 1) and when (ms), as the RM
     /// sees it at allocate; `None` before the first report. Kept for job
-    /// order planners (S-PC's remaining work, seed 002 Sect. V), beside
+    /// order planners (S-PC's remaining work, S-PC Sect. V), beside
     /// `running`; nothing reads it on the heartbeat.
     progress: Option<(f32, i64)>,
     /// The first report above zero and the container time (ms) the app had
@@ -595,6 +532,8 @@ struct AppState {
     /// Containers pending or running at its registration: what FIFO
     /// would have run before it.
     ahead: u64,
+    /// Seq of its last passed-over entry in [`Session::activities`].
+    explained: u64,
 }
 
 impl AppState {
@@ -617,7 +556,7 @@ impl AppState {
         self.run_ms + self.running as f64 * (now - self.run_since).max(0) as f64
     }
 
-    /// Remaining container time (ms) by seed 002 Sect. V's estimator, read
+    /// Remaining container time (ms) by S-PC Sect. V's estimator, read
     /// as in `crate::estimate` but over the job's container time instead of
     /// one task's wall time: the time per unit of progress is measured from
     /// the first report above zero, so the AM's and the JVMs' start-up,
@@ -777,22 +716,30 @@ pub struct Session {
     durations: Durations,
     /// ASM1's incremental insertions between plans.
     incr: incremental::Incremental,
+    /// Why idle heartbeats granted nothing (bounded ring).
+    activities: activities::Activities,
 }
 
+pub mod activities;
 mod background;
 mod events;
+mod explain;
 mod heartbeat;
 mod incremental;
 #[cfg(test)]
 mod incremental_tests;
+pub mod job_order;
 mod placement;
 mod planning;
 mod spc_order;
 #[cfg(test)]
 mod spc_tests;
 
+pub use activities::{Activities, Activity, Reason};
 pub use background::{BackgroundPlanner, PlanStats};
+pub use explain::{ActivitiesReport, NamedActivity, ReasonCount};
 pub use incremental::IncrementalStats;
+pub use job_order::JobOrder;
 pub use placement::{NodeOffer, MAX_OFFERS, OFFER_SCAN};
 pub use planning::{PlanGarbage, PlanRequest, PlanResult, Planning};
 #[cfg(test)]
@@ -801,7 +748,7 @@ mod tests;
 impl Session {
     pub fn new(mut cfg: SessionConfig) -> Session {
         if let Some(order) = cfg.policy.job_order() {
-            // Seed 002's policies are a job order and a placement together.
+            // S-PC and its baselines are a job order and a placement together.
             cfg.job_order = order;
         }
         let incr = incremental::Incremental::new();
@@ -848,6 +795,7 @@ impl Session {
             spc_max_jobs: SPC_MAX_LP_JOBS,
             durations: Durations::default(),
             incr,
+            activities: activities::Activities::default(),
         }
     }
 
@@ -985,6 +933,7 @@ impl Session {
                 progress,
                 now_ms,
             } => self.app_progress(*app, *progress, *now_ms),
+            SessionEvent::ContainerRecovered { node, app } => self.container_recovered(*node, *app),
         }
     }
 

@@ -21,8 +21,10 @@
 //! both. Reducers (asks with no location) are not offered: where they run is
 //! the host's choice.
 
+use crate::model::{Locality, NodeId, NONE};
+
 use super::heartbeat::MAX_GRANTS_PER_HEARTBEAT;
-use super::*;
+use super::{AppId, Resources, Session, SessionError, Slot};
 
 /// Most queue entries of a node one decision looks at.
 pub const OFFER_SCAN: usize = 256;
@@ -260,6 +262,7 @@ fn offer(out: &mut Vec<NodeOffer>, s: Slot, count: Count) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::{SessionConfig, ANY, DEFAULT_MAX_WAIT_MS};
     use super::*;
 
     fn cap() -> Resources {

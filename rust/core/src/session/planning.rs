@@ -16,9 +16,17 @@
 //! or started task's queue entries are dropped lazily at the queue head.
 //! [`Planning`] says who runs step 2 and when step 3 happens.
 
-use super::incremental::Covered;
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+
+use crate::model::{Bipartite, CostModel, Csr, NodeId, Problem, NONE};
+use crate::policy::PolicyKind;
+
 use super::spc_order::{spc_order, AppWork, SpcOrder};
-use super::*;
+use super::{
+    AppId, Covered, Group, JobOrder, Limits, NodeState, Replicas, Resources, Session, Slot,
+    STEAL_CANDIDATES,
+};
 
 /// Who plans, and when the plan is installed.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -1,5 +1,5 @@
 //! [`JobOrder::Spc`](super::JobOrder::Spc) in planning step 2: every live
-//! application is a job of S-PC's LP-Schedule (seed 002, eq. 1-4), a map
+//! application is a job of S-PC's LP-Schedule (eq. 1-4), a map
 //! stage (its located asks) and a reduce stage (its location-less asks)
 //! after it, both released now (they are already here); the reduce stage
 //! carries the app's weight, the map stage a thousandth of it (all of it
@@ -54,7 +54,7 @@ pub(super) struct SpcOrder {
     pub lp_jobs: usize,
 }
 
-/// Ranks `apps` by `order` ([`JobOrder::Spc`] and seed 002's baselines):
+/// Ranks `apps` by `order` ([`JobOrder::Spc`] and S-PC's baselines):
 /// under the LP orders by the LP's `C_j` of their first open stage (maps,
 /// else reducers). Above `max_jobs` LP jobs, or if the LP fails, ranks by
 /// pending containers over weight and says so in the log once (until the
@@ -122,7 +122,7 @@ pub(super) fn spc_order(
     // Per app: HUWF's or Tetris's key.
     let mut closed: Vec<(AppId, f64)> = Vec::new();
     for a in apps {
-        // Per container: the AM's progress, corrected for start-up (seed 002
+        // Per container: the AM's progress, corrected for start-up (S-PC
         // Sect. V), spread over what is left to run; else the mean duration.
         let per_ms = match a.remaining_ms {
             Some(r) => r / (a.located + a.anywhere + a.running).max(1) as f64,

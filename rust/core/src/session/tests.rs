@@ -1080,7 +1080,7 @@ fn zero_sized_asks_are_refused_and_tiny_ones_bounded_per_heartbeat() {
     assert_eq!(granted, super::heartbeat::MAX_GRANTS_PER_HEARTBEAT);
 }
 
-/// Seed 002 Sect. V over the AM's progress: time per unit of progress from
+/// S-PC Sect. V over the AM's progress: time per unit of progress from
 /// the first report above zero, in container time, so start-up before it
 /// does not count (Hadoop's estimate would take it in).
 #[test]
@@ -1371,4 +1371,45 @@ fn later_grants_sum_what_went_to_later_applications() {
             assert_eq!(g.after(a as AppId), want, "app {a} after grant {i}");
         }
     }
+}
+
+/// After a work-preserving RM restart the NodeManagers report what runs:
+/// a recovered container loads its node in the next plan like a granted
+/// one, and its end balances it.
+#[test]
+fn recovered_containers_load_their_node_and_finish_like_granted_ones() {
+    let mut s = session(PolicyKind::Asm1);
+    let big = Resources::new(4096, 4);
+    let h1 = s.add_node("h1", "/r1", big, 1.0).unwrap();
+    let h2 = s.add_node("h2", "/r1", big, 1.0).unwrap();
+    let old = s.add_app("application_1_0001", 1.0, 0).unwrap();
+    // h1 is full with the running maps of an app from before the restart.
+    for _ in 0..4 {
+        s.container_recovered(h1, old).unwrap();
+    }
+    let app = s.add_app("application_1_0002", 1.0, 1).unwrap();
+    feed(&mut s, app, &[&["h1", "h2"], &["h1", "h2"]]);
+    s.plan_if_dirty();
+    assert_eq!(
+        s.queued(),
+        vec![0, 2],
+        "both tasks planned on h2: h1 has a wave of recovered work"
+    );
+    for _ in 0..4 {
+        s.app_container_finished(h1, old).unwrap();
+    }
+    let e = s.app_container_finished(h1, old).unwrap_err().to_string();
+    assert!(e.contains("none granted to it is running"), "{e}");
+    // Bad ids and finished apps are refused by name.
+    assert_eq!(
+        s.container_recovered(h2, 9).unwrap_err(),
+        SessionError::UnknownApp(9)
+    );
+    assert_eq!(
+        s.container_recovered(7, app).unwrap_err(),
+        SessionError::UnknownNode(7)
+    );
+    s.finish_app(old).unwrap();
+    let e = s.container_recovered(h2, old).unwrap_err().to_string();
+    assert!(e.contains("application_1_0001"), "{e}");
 }

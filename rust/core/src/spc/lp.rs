@@ -1,4 +1,4 @@
-//! LP-Schedule (seed 002, eq. 1-4) by cutting planes.
+//! LP-Schedule (the S-PC paper, eq. 1-4) by cutting planes.
 //!
 //! minimise `sum w_j C_j` subject to
 //! (2) `sum_{j in S} p_j C_j >= f(S)` for every set S of jobs,

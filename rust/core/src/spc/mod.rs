@@ -1,4 +1,4 @@
-//! S-PC (seed 002, Aggarwal, Lan, Subramaniam and Xu, Sect. II-III): jobs
+//! S-PC (Aggarwal, Lan, Subramaniam and Xu, Sect. II-III): jobs
 //! ordered by the completion times of an LP relaxation (eq. 1-4, solved by
 //! cutting planes in [`lp`]), then each job's tasks, largest first, placed on
 //! the machine that completes them earliest ([`schedule`], Algorithms 1-2).
@@ -395,7 +395,7 @@ impl Outcome {
 impl JobSet {
     /// `own[j]` summed along each job's later stages: `own[j]` plus the value
     /// of each successor (a successor shared by two paths counts on both).
-    /// The baselines' "job" is all its rounds (seed 002 Sect. VI.B).
+    /// The baselines' "job" is all its rounds (S-PC Sect. VI.B).
     pub fn downstream_sum(&self, own: &[f64]) -> Result<Vec<f64>, SpcError> {
         self.downstream(own, |a, b| a + b)
     }

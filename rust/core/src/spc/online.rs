@@ -1,4 +1,4 @@
-//! Online re-optimisation (seed 002 Sect. V and VI.B): at a job's arrival or
+//! Online re-optimisation (S-PC Sect. V and VI.B): at a job's arrival or
 //! departure, LP-Schedule is solved again over the work that remains, the
 //! machines being free from `now` on. The sets S of constraint (2) found by
 //! the previous solve are kept (in job ids) and start the next one: a set is

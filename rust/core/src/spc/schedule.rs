@@ -1,4 +1,4 @@
-//! Algorithms 1 and 2 of seed 002, and the placement rules of its baselines.
+//! Algorithms 1 and 2 of the S-PC paper, and the placement rules of its baselines.
 //!
 //! Jobs are taken in a given order (Algorithm 1: non-decreasing `C_j^LP`);
 //! each job's tasks, largest first, go to the machine chosen by a [`Pick`]
@@ -50,7 +50,7 @@ pub struct Rules<'a> {
     pub believed_speed: Option<&'a [f64]>,
     /// A task takes its machine once the machine is free and the job is
     /// released, before its predecessors finish, and waits on it (Hadoop's
-    /// reduce slow-start, as FIFO runs in seed 002 Sect. VI.A).
+    /// reduce slow-start, as FIFO runs in S-PC Sect. VI.A).
     pub hold_early: bool,
     pub seed: u64,
 }

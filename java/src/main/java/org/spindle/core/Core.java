@@ -41,6 +41,13 @@ public interface Core extends AutoCloseable {
     containerFinished(node);
   }
 
+  /**
+   * A container of {@code app} runs on {@code node} that this core did not grant: an RM that
+   * restarted with work-preserving recovery learns it from the NodeManager. It counts as a
+   * granted one until {@link #containerFinished(int, int)}. A core that keeps no counts ignores it.
+   */
+  default void containerRecovered(int node, int app) {}
+
   int heartbeat(int node, long freeMemoryMb, int freeVcores, long nowMs, int[] out);
 
   /**
@@ -84,22 +91,26 @@ public interface Core extends AutoCloseable {
   int drain(int[] out);
 
   /**
-   * Queues the exact input of {@code app} at {@code priority}: the split file
-   * {@code path} in HDFS, read over WebHDFS from {@code namenodes} (comma
-   * separated) as {@code user} on the core's own thread. Returns at once;
-   * the outcome is a report ({@link #pollReport}).
+   * The exact input of {@code app} at {@code priority}: {@code tasks[i]} lists task i's replica
+   * hosts, comma separated (hosts the core does not know are dropped). Replaces what the asks'
+   * host names told of those tasks.
    */
-  default void readSplits(int app, String appName, int priority, String namenodes, String path,
-      String user) {
-    throw new UnsupportedOperationException("this core reads no split files");
+  default void inputBlocks(int app, int priority, String[] tasks) {
+    throw new UnsupportedOperationException("this core takes no exact input");
   }
 
   /**
-   * The next one-line report of background work ("INFO ..." or "WARN ..."),
-   * waiting up to {@code timeoutMs}; null if none came.
+   * Why idle heartbeats granted nothing, as JSON: the entries about application {@code app} on
+   * host {@code host}, each when not null. An unknown app or host throws
+   * IllegalArgumentException naming it.
    */
-  default String pollReport(long timeoutMs) {
-    return null;
+  default String activities(String app, String host) {
+    throw new UnsupportedOperationException("this core records no activities");
+  }
+
+  /** Idle heartbeats and passed-over apps counted by reason, in {@link SpindleCore#REASONS} order. */
+  default long[] reasonCounts() {
+    return new long[0];
   }
 
   @Override

@@ -19,6 +19,14 @@ public final class SpindleCore implements Core {
   /** Ints per grant in a grant buffer: app, priority, count, locality. */
   public static final int GRANT_INTS = 4;
 
+  /**
+   * The reasons an idle heartbeat records, in the order of {@link #reasonCounts}: no app asks,
+   * the plan put no work on the node, an app waits for locality, the job order put another app
+   * first, no ask fits the node's free resources.
+   */
+  public static final String[] REASONS =
+      {"no-ask", "no-planned-work", "locality-wait", "job-order", "no-room"};
+
   /** Policy and cost model of a core. */
   public static final class Config {
     public String policy = "asm1";
@@ -50,7 +58,7 @@ public final class SpindleCore implements Core {
     public long maxWaitMs = 3_000;
     /**
      * Order of applications under planned policies: fifo, weighted-remaining (pending containers
-     * over weight), spc (S-PC's LP order) or a seed 002 baseline's order (spc-identical,
+     * over weight), spc (S-PC's LP order) or an S-PC baseline's order (spc-identical,
      * spc-map-only, huwf, tetris); see {@code spindle.job.order}.
      */
     public String jobOrder = "weighted-remaining";
@@ -185,7 +193,7 @@ public final class SpindleCore implements Core {
     }
   }
 
-  /** Exact replica hosts per task; {@code tasks[i]} is task i's hosts, comma separated. */
+  @Override
   public void inputBlocks(int app, int priority, String[] tasks) {
     lock.readLock().lock();
     try {
@@ -210,6 +218,16 @@ public final class SpindleCore implements Core {
     lock.readLock().lock();
     try {
       nativeAppContainerFinished(open(), node, app);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  @Override
+  public void containerRecovered(int node, int app) {
+    lock.readLock().lock();
+    try {
+      nativeContainerRecovered(open(), node, app);
     } finally {
       lock.readLock().unlock();
     }
@@ -292,28 +310,6 @@ public final class SpindleCore implements Core {
     }
   }
 
-  @Override
-  public void readSplits(int app, String appName, int priority, String namenodes, String path,
-      String user) {
-    lock.readLock().lock();
-    try {
-      nativeReadSplits(open(), app, appName, priority, namenodes, path, user);
-    } finally {
-      lock.readLock().unlock();
-    }
-  }
-
-  /** Waits outside the heartbeat path; {@link #close} waits for at most one such wait. */
-  @Override
-  public String pollReport(long timeoutMs) {
-    lock.readLock().lock();
-    try {
-      return nativePollReport(open(), timeoutMs);
-    } finally {
-      lock.readLock().unlock();
-    }
-  }
-
   /**
    * The planner thread's figures: plans installed, tasks of the last plan, its time in ms, the
    * longest plan in ms, the longest time it held the core's lock in us (then the longest copy of
@@ -324,6 +320,28 @@ public final class SpindleCore implements Core {
     try {
       double[] out = new double[7];
       int n = nativePlanStats(open(), out);
+      return java.util.Arrays.copyOf(out, n);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  @Override
+  public String activities(String app, String host) {
+    lock.readLock().lock();
+    try {
+      return nativeActivities(open(), app, host);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  @Override
+  public long[] reasonCounts() {
+    lock.readLock().lock();
+    try {
+      long[] out = new long[REASONS.length];
+      int n = nativeReasonCounts(open(), out);
       return java.util.Arrays.copyOf(out, n);
     } finally {
       lock.readLock().unlock();
@@ -393,6 +411,8 @@ public final class SpindleCore implements Core {
 
   private static native void nativeAppContainerFinished(long handle, int node, int app);
 
+  private static native void nativeContainerRecovered(long handle, int node, int app);
+
   private static native int nativeHeartbeat(long handle, int node, long freeMemoryMb, int freeVcores,
       long nowMs, int[] out);
 
@@ -411,9 +431,7 @@ public final class SpindleCore implements Core {
   private static native int nativeAppRanks(long handle, int[] out);
 
   private static native void nativePanicForTest(long handle);
+  private static native String nativeActivities(long handle, String app, String host);
 
-  private static native void nativeReadSplits(long handle, int app, String appName, int priority,
-      String namenodes, String path, String user);
-
-  private static native String nativePollReport(long handle, long timeoutMs);
+  private static native int nativeReasonCounts(long handle, long[] out);
 }

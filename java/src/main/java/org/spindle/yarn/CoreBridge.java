@@ -96,6 +96,32 @@ public final class CoreBridge implements AutoCloseable {
     return fallbackHeartbeats.get();
   }
 
+  /**
+   * The core's record of idle heartbeats (JSON), about {@code app} on {@code host} when not
+   * null. Throws IllegalArgumentException naming an app or host the core does not know; any
+   * other failure counts as a core error and is rethrown.
+   */
+  public String activities(String app, String host) {
+    try {
+      return core.activities(app, host);
+    } catch (IllegalArgumentException e) {
+      throw e;
+    } catch (RuntimeException | LinkageError e) {
+      failed("activities", e, "no activities served");
+      throw new IllegalStateException("spindle core failed: " + e, e);
+    }
+  }
+
+  /** Idle heartbeats by reason ({@link SpindleCore#REASONS} order); empty if the core failed. */
+  public long[] reasonCounts() {
+    try {
+      return core.reasonCounts();
+    } catch (RuntimeException | LinkageError e) {
+      failed("reason counts", e, "no counts read");
+      return new long[0];
+    }
+  }
+
   /** Core calls that threw. */
   public long coreErrors() {
     return coreErrors.get();
@@ -307,36 +333,22 @@ public final class CoreBridge implements AutoCloseable {
   }
 
   /**
-   * Queues the split file of {@code key} for the core's background reader
-   * (the core reads it over WebHDFS; no heartbeat waits). False when the
-   * app is not the core's or the core refused (logged).
+   * The exact input of {@code key} at {@code priority} (see {@link Core#inputBlocks}). False
+   * when the app is not the core's (any more) or the core refused (logged).
    */
-  public synchronized boolean readSplits(Object key, int priority, String namenodes, String path,
-      String user) {
+  public synchronized boolean inputBlocks(Object key, int priority, String[] tasks) {
     Integer id = apps.get(key);
     if (id == null) {
       return false;
     }
     try {
-      core.readSplits(id, key.toString(), priority, namenodes, path, user);
+      core.inputBlocks(id, priority, tasks);
       return true;
     } catch (RuntimeException | LinkageError e) {
       // Not a core failure: the app is planned from its asks, as without the file.
-      LOG.warn("cannot queue the split file " + path + " of " + key + ": " + e
-          + "; planned from its asks");
+      LOG.warn("the core refused the exact input of " + key + " (" + tasks.length + " splits): "
+          + e + "; planned from its asks");
       return false;
-    }
-  }
-
-  /**
-   * The core's next report line, waiting up to {@code timeoutMs}. Not
-   * synchronized: it waits, and heartbeats must not.
-   */
-  public String pollReport(long timeoutMs) {
-    try {
-      return core.pollReport(timeoutMs);
-    } catch (RuntimeException | LinkageError e) {
-      return null;
     }
   }
 
@@ -368,6 +380,27 @@ public final class CoreBridge implements AutoCloseable {
       }
     } catch (RuntimeException | LinkageError e) {
       failed("a finished container on node " + node, e);
+    }
+  }
+
+  /**
+   * A running container of {@code appKey} on {@code node}, recovered after an RM restart: the
+   * core counts it as granted. False when the core does not know the node or the app (then
+   * its end must not be reported either) or refused (logged).
+   */
+  public synchronized boolean containerRecovered(String node, Object appKey) {
+    Integer id = nodes.get(node);
+    Integer app = apps.get(appKey);
+    if (id == null || app == null) {
+      return false;
+    }
+    try {
+      core.containerRecovered(id, app);
+      return true;
+    } catch (RuntimeException | LinkageError e) {
+      failed("a recovered container of " + appKey + " on node " + node, e,
+          "the core does not count it");
+      return false;
     }
   }
 

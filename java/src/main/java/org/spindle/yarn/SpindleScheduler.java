@@ -5,9 +5,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import org.apache.hadoop.conf.Configurable;
@@ -106,6 +108,9 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
   private CoreBridge bridge;
   private final ResourceCalculator calculator = new DefaultResourceCalculator();
   private final Resource usedResource = Resources.createResource(0, 0);
+  /** The available resources last given to the queue metrics (reused). */
+  private final Resource available = Resources.createResource(0, 0);
+  private boolean availableSet;
   /** Reused per heartbeat: allocations on the node being served. */
   private final NodeSink sink = new NodeSink();
   private final CoreSink coreSink = new CoreSink();
@@ -122,6 +127,14 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
   private final Map<ApplicationId, Long> submitted = new ConcurrentHashMap<>();
   /** Each app's weight in the core ({@link AppWeights}), across attempts. */
   private final Map<ApplicationId, AppWeights.Weight> weights = new ConcurrentHashMap<>();
+  /** The AM container's priority (RMAppAttemptImpl.AM_CONTAINER_PRIORITY). */
+  static final int AM_PRIORITY = 0;
+  /**
+   * Attempts whose AM ask waits for room under spindle.am.max-share, in
+   * app-id order (the order they are admitted in); the core hears of the ask
+   * on admission. Guarded by itself.
+   */
+  private final Map<ApplicationAttemptId, Boolean> heldAms = new TreeMap<>();
 
   private final Queue queue = new Queue() {
     @Override
@@ -227,7 +240,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     activeUsersManager = new ActiveUsersManager(metrics);
     settings = CoreSetup.settings(conf);
     bridge = new CoreBridge(CoreSetup.factory.apply(settings));
-    reports = new CoreReports(bridge);
+    splits = new SplitFiles(conf, settings, bridge);
     registerBean();
     LOG.info("Spindle scheduler: policy " + settings.core.policy + ", fallback "
         + settings.fallback + ", Hadoop " + HadoopCompat.line() + " API");
@@ -266,6 +279,21 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     long getExactInputApps();
 
     long getSplitReadFailures();
+
+    /** Idle heartbeats and passed-over apps because no app asks. */
+    long getIdleNoAsk();
+
+    /** ... because the plan put no work on the node. */
+    long getIdleNoPlannedWork();
+
+    /** ... because an app waits for a node holding its data. */
+    long getIdleLocalityWait();
+
+    /** ... because the job order put another app first. */
+    long getIdleJobOrder();
+
+    /** ... because no ask fits the node's free resources. */
+    long getIdleNoRoom();
   }
 
   private void registerBean() {
@@ -309,14 +337,70 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
 
       @Override
       public long getExactInputApps() {
-        return reports.exactInputs();
+        return splits.exactInputs();
       }
 
       @Override
       public long getSplitReadFailures() {
-        return reports.splitFailures();
+        return splits.failures();
+      }
+
+      @Override
+      public long getIdleNoAsk() {
+        return reason(b, 0);
+      }
+
+      @Override
+      public long getIdleNoPlannedWork() {
+        return reason(b, 1);
+      }
+
+      @Override
+      public long getIdleLocalityWait() {
+        return reason(b, 2);
+      }
+
+      @Override
+      public long getIdleJobOrder() {
+        return reason(b, 3);
+      }
+
+      @Override
+      public long getIdleNoRoom() {
+        return reason(b, 4);
       }
     });
+  }
+
+  private static long reason(CoreBridge b, int i) {
+    long[] c = b.reasonCounts();
+    return i < c.length ? c[i] : 0;
+  }
+
+  /**
+   * Why idle heartbeats granted nothing (JSON; REST
+   * /ws/v1/cluster/scheduler/spindle/activities), about {@code app} on {@code host} when not
+   * null or empty.
+   */
+  public String activities(String app, String host) {
+    return bridge.activities(app == null || app.isEmpty() ? null : attemptOf(app),
+        host == null || host.isEmpty() ? null : host);
+  }
+
+  /**
+   * The core knows an app by its attempt: an application id names its
+   * current attempt; anything else is passed as given (an attempt id, or a
+   * name the core will refuse by name).
+   */
+  private String attemptOf(String app) {
+    try {
+      SchedulerApplication<SpindleAppAttempt> a =
+          applications.get(org.apache.hadoop.yarn.api.records.ApplicationId.fromString(app));
+      SpindleAppAttempt attempt = a == null ? null : a.getCurrentAppAttempt();
+      return attempt == null ? app : attempt.getApplicationAttemptId().toString();
+    } catch (IllegalArgumentException notAnApplicationId) {
+      return app;
+    }
   }
 
   /** Heartbeats allocated (wholly or partly) by the FIFO fallback. */
@@ -338,18 +422,12 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     return Resources.clone(usedResource);
   }
 
-  private CoreReports reports;
-
-  @Override
-  public void serviceStart() throws Exception {
-    super.serviceStart();
-    reports.start();
-  }
+  private SplitFiles splits;
 
   @Override
   public void serviceStop() throws Exception {
-    if (reports != null) {
-      reports.stop();
+    if (splits != null) {
+      splits.close();
     }
     if (bridge != null) {
       bridge.close();
@@ -364,6 +442,23 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     // Under the scheduler's monitor, as FifoScheduler: recovery adds to
     // usedResource, which completions (also under the monitor) subtract from.
     super.recoverContainersOnNode(containerReports, nm);
+    FiCaSchedulerNode node = (FiCaSchedulerNode) getNode(nm.getNodeID());
+    if (node == null || containerReports == null) {
+      return;
+    }
+    // The core comes back with the running containers too: they load their
+    // node in its next plan, and their ends are reported like its own grants'.
+    for (NMContainerStatus report : containerReports) {
+      ContainerId id = report.getContainerId();
+      SpindleAppAttempt attempt = getCurrentAttemptForContainer(id);
+      if (attempt == null || attempt.getRMContainer(id) == null || coreContainers.contains(id)
+          || !attempt.getApplicationAttemptId().equals(id.getApplicationAttemptId())) {
+        continue; // not recovered (killed, completed, an old attempt's), or counted already
+      }
+      if (bridge.containerRecovered(node.getNodeName(), attempt.getApplicationAttemptId())) {
+        coreContainers.add(id);
+      }
+    }
   }
 
   @Override
@@ -423,12 +518,16 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
       }
       if (!ask.isEmpty()) {
         app.updateResourceRequests(ask);
-        bridge.asks(attemptId, toAsks(ask));
+        if (!holdAm(app, ask)) {
+          bridge.asks(attemptId, toAsks(ask));
+        }
       }
       app.updateBlacklist(blacklistAdditions, blacklistRemovals);
       if (!isEmpty(blacklistAdditions) || !isEmpty(blacklistRemovals)) {
         resyncAllAsks(app); // blacklisted hosts and racks ask for nothing in the core
       }
+      // Headroom when the AM asks, not for every app on every node heartbeat.
+      updateAppHeadRoom(app);
       Resource headroom = app.getHeadroom();
       app.setApplicationHeadroomForMetrics(headroom);
       return new Allocation(app.pullNewlyAllocatedContainers(), headroom, null, null, null,
@@ -515,6 +614,96 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     return p;
   }
 
+  /**
+   * Holds back the AM ask of {@code app} while the AMs already admitted hold
+   * spindle.am.max-share of the cluster's memory (as the CapacityScheduler
+   * keeps an app inactive past maximum-am-resource-percent, and the
+   * FairScheduler past maxAMShare): many concurrent jobs would otherwise
+   * fill the cluster with AMs whose tasks find no room. True if held.
+   */
+  private boolean holdAm(SpindleAppAttempt app, List<ResourceRequest> ask) {
+    if (unmanagedApps.contains(app.getApplicationId()) || !app.getLiveContainers().isEmpty()
+        || rmContext == null) {
+      return false;
+    }
+    boolean am = false;
+    for (ResourceRequest r : ask) {
+      am |= r.getPriority().getPriority() == AM_PRIORITY;
+    }
+    RMApp rmApp = rmContext.getRMApps().get(app.getApplicationId());
+    RMAppAttempt ra = rmApp == null ? null : rmApp.getCurrentAppAttempt();
+    if (!am || ra == null || ra.getMasterContainer() != null) {
+      return false;
+    }
+    ApplicationAttemptId id = app.getApplicationAttemptId();
+    synchronized (heldAms) {
+      if (heldAms.isEmpty() && amRoom(id)) {
+        return false;
+      }
+      if (heldAms.put(id, Boolean.TRUE) == null) {
+        LOG.info("Application master of " + id + " waits: AMs hold " + amUsedMb(id)
+            + " MB of " + getClusterResource().getMemorySize() + " MB, "
+            + SpindleSettings.AM_MAX_SHARE + " = " + settings.amMaxShare);
+      }
+      return true;
+    }
+  }
+
+  /** Admits held AMs in app-id order while there is room; the first that does not fit stops it. */
+  private void admitHeldAms() {
+    List<SpindleAppAttempt> admitted = new ArrayList<>();
+    synchronized (heldAms) {
+      Iterator<ApplicationAttemptId> it = heldAms.keySet().iterator();
+      while (it.hasNext()) {
+        ApplicationAttemptId id = it.next();
+        SpindleAppAttempt a = getApplicationAttempt(id);
+        if (a == null || a.isStopped() || !a.getApplicationAttemptId().equals(id)) {
+          it.remove();
+          continue;
+        }
+        if (!amRoom(id)) {
+          break;
+        }
+        it.remove();
+        admitted.add(a);
+      }
+    }
+    for (SpindleAppAttempt a : admitted) {
+      LOG.info("Application master of " + a.getApplicationAttemptId() + " admitted");
+      resyncAsks(a, AM_PRIORITY);
+    }
+  }
+
+  /** Whether the AM of {@code id} fits under the share (one AM always does). Under heldAms. */
+  private boolean amRoom(ApplicationAttemptId id) {
+    long used = amUsedMb(id);
+    return used == 0 || used + amMb(id.getApplicationId())
+        <= settings.amMaxShare * getClusterResource().getMemorySize();
+  }
+
+  /** Memory of the AMs admitted (live, managed, not held), {@code id}'s own left out. Under heldAms. */
+  private long amUsedMb(ApplicationAttemptId id) {
+    long mb = 0;
+    for (Map.Entry<ApplicationId, SchedulerApplication<SpindleAppAttempt>> e
+        : applications.entrySet()) {
+      SpindleAppAttempt a = e.getValue().getCurrentAppAttempt();
+      if (a != null && !a.isStopped() && !unmanagedApps.contains(e.getKey())
+          && !a.getApplicationAttemptId().equals(id)
+          && !heldAms.containsKey(a.getApplicationAttemptId())) {
+        mb += amMb(e.getKey());
+      }
+    }
+    return mb;
+  }
+
+  /** The memory of the app's AM container, as it asked for it. */
+  private long amMb(ApplicationId app) {
+    RMApp rmApp = rmContext.getRMApps().get(app);
+    List<ResourceRequest> r = rmApp == null ? null : rmApp.getAMResourceRequests();
+    return r == null || r.isEmpty() ? minimumAllocation.getMemorySize()
+        : r.get(0).getCapability().getMemorySize();
+  }
+
   private static boolean isEmpty(List<?> l) {
     return l == null || l.isEmpty();
   }
@@ -567,7 +756,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     AppWeights.Weight w = weights.get(attemptId.getApplicationId());
     bridge.appAdded(attemptId, w != null ? w.value : 1.0,
         submit != null ? submit : System.currentTimeMillis());
-    SplitFiles.request(rmContext, settings, bridge, attemptId, user);
+    splits.request(rmContext, attemptId, user);
     LOG.info("Added application attempt " + attemptId + " from user " + user);
     if (!recovering) {
       rmContext.getDispatcher().getEventHandler()
@@ -591,6 +780,9 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
 
   private synchronized void doneApplicationAttempt(ApplicationAttemptId attemptId,
       RMAppAttemptState finalState, boolean keepContainers) {
+    synchronized (heldAms) {
+      heldAms.remove(attemptId);
+    }
     SpindleAppAttempt attempt = getApplicationAttempt(attemptId);
     bridge.appRemoved(attemptId);
     if (attempt == null) {
@@ -613,6 +805,9 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     if (rmContext.isWorkPreservingRecoveryEnabled()
         && !rmContext.isSchedulerReadyForAllocatingContainers()) {
       return;
+    }
+    if (!heldAms.isEmpty()) { // a racy look is enough: the next heartbeat looks again
+      admitHeldAms();
     }
     FiCaSchedulerNode node = (FiCaSchedulerNode) getNode(nm.getNodeID());
     if (node != null && Resources.greaterThanOrEqual(calculator, getClusterResource(),
@@ -637,12 +832,6 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
       fifo(node, true);
     }
     sink.node = null;
-    for (SchedulerApplication<SpindleAppAttempt> app : applications.values()) {
-      SpindleAppAttempt attempt = app.getCurrentAppAttempt();
-      if (attempt != null) {
-        updateAppHeadRoom(attempt);
-      }
-    }
   }
 
   /** FifoScheduler's pass on this node, over every app or only those the core lost. */
@@ -657,6 +846,11 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
       ApplicationAttemptId id = attempt.getApplicationAttemptId();
       if (onlyLostApps && !bridge.isFifoApp(id)) {
         continue;
+      }
+      synchronized (heldAms) {
+        if (heldAms.containsKey(id)) {
+          continue; // its AM waits for room, with the core as without it
+        }
       }
       FifoFallback.App app = new FifoFallback.App(id);
       synchronized (attempt) {
@@ -698,10 +892,12 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
         bridge.containerFinished(sink.node.getNodeName(), app);
       }
       if (done < count) {
-        // The core booked these as granted: give it back what the RM still asks for.
+        // The core booked these as granted, lowering only this node's host,
+        // its rack and ANY (as AppSchedulingInfo does): give it back the RM's
+        // counts of those three names, not the app's whole ask set.
         SpindleAppAttempt attempt = getApplicationAttempt((ApplicationAttemptId) app);
         if (attempt != null && attempt.getApplicationAttemptId().equals(app)) {
-          resyncAsks(attempt, priority);
+          resyncPlaces(attempt, priority, sink.node.getNodeName(), sink.node.getRackName());
         }
       }
       return done;
@@ -779,8 +975,23 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     attempt.setHeadroom(Resources.subtract(getClusterResource(), usedResource));
   }
 
+  /**
+   * The queue's available resources, set only when they changed: a
+   * heartbeat that allocates nothing makes no Resource and no metrics call.
+   */
   private void updateAvailableResourcesMetrics() {
-    metrics.setAvailableResourcesToQueue(Resources.subtract(getClusterResource(), usedResource));
+    Resource cluster = getClusterResource();
+    long mb = cluster.getMemorySize() - usedResource.getMemorySize();
+    int vcores = cluster.getVirtualCores() - usedResource.getVirtualCores();
+    if (mb == available.getMemorySize() && vcores == available.getVirtualCores()
+        && availableSet) {
+      return;
+    }
+    available.setMemorySize(mb);
+    available.setVirtualCores(vcores);
+    availableSet = true;
+    // QueueMetrics copies the values out; the object is reused.
+    metrics.setAvailableResourcesToQueue(available);
   }
 
   @Override
@@ -917,8 +1128,16 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     super.completedContainer(rmContainer, status, event);
     if (recovers) {
       SpindleAppAttempt attempt = getCurrentAttemptForContainer(rmContainer.getContainerId());
+      FiCaSchedulerNode node = (FiCaSchedulerNode) getNode(rmContainer.getAllocatedNode());
       if (attempt != null) {
-        resyncAsks(attempt, rmContainer.getAllocatedSchedulerKey().getPriority().getPriority());
+        int priority = rmContainer.getAllocatedSchedulerKey().getPriority().getPriority();
+        if (node != null) {
+          // The recovered requests are those the allocation lowered: the
+          // node's host, its rack and ANY.
+          resyncPlaces(attempt, priority, node.getNodeName(), node.getRackName());
+        } else {
+          resyncAsks(attempt, priority);
+        }
       }
     }
   }
@@ -940,16 +1159,8 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
         return;
       }
       List<CoreBridge.Ask> asks = new ArrayList<>();
-      for (SchedulerRequestKey key : attempt.getSchedulerKeys()) {
-        if (key.getPriority().getPriority() != priority) {
-          continue;
-        }
-        AppPlacementAllocator<FiCaSchedulerNode> placement =
-            attempt.getAppSchedulingInfo().getAppPlacementAllocator(key);
-        if (placement == null) {
-          continue;
-        }
-        for (ResourceRequest r : placement.getResourceRequests().values()) {
+      for (Map<String, ResourceRequest> requests : requestsAt(attempt, priority)) {
+        for (ResourceRequest r : requests.values()) {
           String name = r.getResourceName();
           boolean blocked = !ResourceRequest.ANY.equals(name) && attempt.isPlaceBlacklisted(name);
           Resource c = r.getCapability();
@@ -959,6 +1170,63 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
       }
       bridge.resync(attempt.getApplicationAttemptId(), priority, asks);
     }
+  }
+
+  /**
+   * {@link #resyncAsks} for only {@code host}, {@code rack} and ANY: the
+   * names one allocation on a node lowers in AppSchedulingInfo and in the
+   * core, so the only counts a refused or recovered grant can leave out of
+   * step. Map lookups, not a walk over the app's asks.
+   */
+  private void resyncPlaces(SpindleAppAttempt attempt, int priority, String host, String rack) {
+    synchronized (attempt) {
+      if (attempt.isStopped()) {
+        return;
+      }
+      String[] names = {host, rack, ResourceRequest.ANY};
+      int[] counts = new int[names.length];
+      ResourceRequest[] shapes = new ResourceRequest[names.length];
+      for (Map<String, ResourceRequest> requests : requestsAt(attempt, priority)) {
+        for (int i = 0; i < names.length; i++) {
+          ResourceRequest r = requests.get(names[i]);
+          if (r == null) {
+            continue;
+          }
+          boolean blocked = i < 2 && attempt.isPlaceBlacklisted(names[i]);
+          counts[i] += blocked ? 0 : r.getNumContainers();
+          if (shapes[i] == null) {
+            shapes[i] = r;
+          }
+        }
+      }
+      ResourceRequest any = shapes[2];
+      List<CoreBridge.Ask> asks = new ArrayList<>(names.length);
+      for (int i = 0; i < names.length; i++) {
+        ResourceRequest shape = shapes[i] != null ? shapes[i] : any;
+        Resource c = shape == null ? null : shape.getCapability();
+        asks.add(new CoreBridge.Ask(priority, names[i], counts[i],
+            c == null ? 0 : c.getMemorySize(), c == null ? 0 : c.getVirtualCores(),
+            shape == null || shape.getRelaxLocality()));
+      }
+      bridge.asks(attempt.getApplicationAttemptId(), asks);
+    }
+  }
+
+  /** The RM's requests by resource name of each of the attempt's scheduler keys at {@code priority}. */
+  private static List<Map<String, ResourceRequest>> requestsAt(SpindleAppAttempt attempt,
+      int priority) {
+    List<Map<String, ResourceRequest>> out = new ArrayList<>(1);
+    for (SchedulerRequestKey key : attempt.getSchedulerKeys()) {
+      if (key.getPriority().getPriority() != priority) {
+        continue;
+      }
+      AppPlacementAllocator<FiCaSchedulerNode> placement =
+          attempt.getAppSchedulingInfo().getAppPlacementAllocator(key);
+      if (placement != null) {
+        out.add(placement.getResourceRequests());
+      }
+    }
+    return out;
   }
 
   /** {@link #resyncAsks} for every priority the attempt asks at. */

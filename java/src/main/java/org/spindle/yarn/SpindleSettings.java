@@ -28,11 +28,19 @@ public final class SpindleSettings {
   public static final String JOB_ORDER = "spindle.job.order";
   /** CapacityScheduler mode: heartbeats a node may idle under vetoes before they lift. */
   public static final String VETO_HEARTBEATS = "spindle.cs.veto.max-heartbeats";
+  /** Whole-scheduler mode: the AMs' share of the cluster (the CapacityScheduler has its own). */
+  public static final String AM_MAX_SHARE = "spindle.am.max-share";
+  /** Whether the RM reads MapReduce jobs' split files (as each job's user). */
+  public static final String SPLITS_READ = "spindle.splits.read";
+  /** Threads reading split files. */
+  public static final String SPLITS_THREADS = "spindle.splits.threads";
+  /** A split-file read is interrupted after this many milliseconds. */
+  public static final String SPLITS_TIMEOUT = "spindle.splits.timeout-ms";
   /** Every key above, for documentation checks. */
   public static final String[] KEYS = {POLICY, COST_LOCAL, COST_REMOTE, COST_REMOTE_GROWTH,
       NODE_DELAY, RACK_ADDITIONAL_DELAY, FALLBACK, WEBHDFS_ADDRESS, LIBRARY_PATH, SEED,
       PLANNING_BACKGROUND, PLANNING_INCREMENTAL, MAX_HOST_ASK, MAX_PLANNED_TASKS, MAX_WAIT,
-      JOB_ORDER, VETO_HEARTBEATS};
+      JOB_ORDER, VETO_HEARTBEATS, AM_MAX_SHARE, SPLITS_READ, SPLITS_THREADS, SPLITS_TIMEOUT};
   /** The optional extra resource the scheduler adds to the RM's configuration. */
   public static final String SITE_FILE = "spindle-site.xml";
 
@@ -46,7 +54,7 @@ public final class SpindleSettings {
 
   public final SpindleCore.Config core = new SpindleCore.Config();
   public Fallback fallback = Fallback.FIFO;
-  /** NameNode HTTP address for block lookups; empty when unset. */
+  /** NameNode HTTP address for `spindle plan --webhdfs`; the RM does not use it. */
   public String webhdfsAddress = "";
   /** Absolute path of libspindle_jni.so; empty means java.library.path. */
   public String libraryPath = "";
@@ -56,6 +64,18 @@ public final class SpindleSettings {
    * takes any app until it gets a container.
    */
   public int vetoHeartbeats = 3;
+  /**
+   * Most of the cluster's memory that ApplicationMasters may hold (FairScheduler's
+   * maxAMShare, the CapacityScheduler's maximum-am-resource-percent): the AM of an app past
+   * it waits, so that running AMs never leave their tasks no room. One AM always runs.
+   */
+  public double amMaxShare = 0.5;
+  /** Read each MapReduce job's split file (SplitFiles). */
+  public boolean splitsRead = true;
+  /** Split-file reader threads. */
+  public int splitsThreads = 2;
+  /** Deadline of one split-file read, in ms. */
+  public int splitsTimeoutMs = 30_000;
 
   private SpindleSettings() {
     core.policy = "asm1";
@@ -94,6 +114,18 @@ public final class SpindleSettings {
     }
     s.libraryPath = string(get, LIBRARY_PATH, "");
     s.vetoHeartbeats = integer(get, VETO_HEARTBEATS, s.vetoHeartbeats, 1);
+    s.amMaxShare = positive(get, AM_MAX_SHARE, s.amMaxShare);
+    if (s.amMaxShare > 1) {
+      throw new IllegalArgumentException(AM_MAX_SHARE + " = " + s.amMaxShare
+          + ": a share of the cluster, at most 1");
+    }
+    s.splitsRead = bool(get, SPLITS_READ, s.splitsRead);
+    s.splitsThreads = integer(get, SPLITS_THREADS, s.splitsThreads, 1);
+    if (s.splitsThreads > 16) {
+      throw new IllegalArgumentException(SPLITS_THREADS + " = " + s.splitsThreads
+          + ": at most 16 (each holds a NameNode connection per read)");
+    }
+    s.splitsTimeoutMs = integer(get, SPLITS_TIMEOUT, s.splitsTimeoutMs, 100);
     return s;
   }
 

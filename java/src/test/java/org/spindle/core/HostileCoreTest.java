@@ -172,9 +172,6 @@ public final class HostileCoreTest {
         c.finishApp(a);
       });
       t.call("extra containerFinished", () -> c.containerFinished(t.node));
-      t.call("readSplits with nulls", () -> c.readSplits(t.app, null, 20, null, null, null));
-      t.call("pollReport Long.MIN_VALUE", () -> c.pollReport(Long.MIN_VALUE));
-      t.call("pollReport -1", () -> c.pollReport(-1));
       check(t.thrown > 0 && t.thrown < t.calls, t.thrown + " of " + t.calls + " calls threw");
       System.out.println("     " + t.calls + " hostile calls, " + t.thrown + " exceptions, JVM alive");
     }

@@ -87,6 +87,9 @@ public final class SpindleCoreTest {
               core.containerFinished(Integer.parseInt(f[1]));
             }
             break;
+          case "container_recovered":
+            core.containerRecovered(Integer.parseInt(f[1]), Integer.parseInt(f[2]));
+            break;
           case "heartbeat": {
             int n = core.heartbeat(Integer.parseInt(f[1]), Long.parseLong(f[2]), Integer.parseInt(f[3]),
                 Long.parseLong(f[4]), out);

@@ -148,7 +148,12 @@ public final class AdapterTest {
     m.put(SpindleSettings.LIBRARY_PATH, "/opt/spindle/libspindle_jni.so");
     m.put(SpindleSettings.SEED, "7");
     m.put(SpindleSettings.PLANNING_INCREMENTAL, "true");
+    m.put(SpindleSettings.SPLITS_READ, "false");
+    m.put(SpindleSettings.SPLITS_THREADS, "4");
+    m.put(SpindleSettings.SPLITS_TIMEOUT, "5000");
     SpindleSettings s = SpindleSettings.read(m::get);
+    check(d.splitsRead && d.splitsThreads == 2 && d.splitsTimeoutMs == 30_000, "split defaults");
+    check(!s.splitsRead && s.splitsThreads == 4 && s.splitsTimeoutMs == 5000, "split settings");
     check(!d.core.incrementalPlanning && s.core.incrementalPlanning, "incremental planning");
     check(s.core.policy.equals("hadoop-default"), s.core.policy);
     check(s.core.costLocal == 20 && s.core.costRemote == 20 && s.core.remoteGrowth == 1.5, "costs");
@@ -171,6 +176,11 @@ public final class AdapterTest {
           "spindle.planning.incremental = \"yes\": expected true or false"},
       {SpindleSettings.PLANNING_BACKGROUND, "1",
           "spindle.planning.background = \"1\": expected true or false"},
+      {SpindleSettings.SPLITS_READ, "on", "spindle.splits.read = \"on\": expected true or false"},
+      {SpindleSettings.SPLITS_THREADS, "0", "spindle.splits.threads = 0: must be at least 1"},
+      {SpindleSettings.SPLITS_THREADS, "17",
+          "spindle.splits.threads = 17: at most 16 (each holds a NameNode connection per read)"},
+      {SpindleSettings.SPLITS_TIMEOUT, "50", "spindle.splits.timeout-ms = 50: must be at least 100"},
       {SpindleSettings.WEBHDFS_ADDRESS, "nn:9870", "spindle.webhdfs.address = \"nn:9870\": expected an"
           + " http:// or https:// NameNode address, e.g. http://nn:9870"},
     };
@@ -256,7 +266,7 @@ public final class AdapterTest {
       check(rec.grants.equals(Arrays.asList("attempt_A/20/1/0")), "grants " + rec.grants);
       Recorder rec2 = new Recorder();
       check(b.heartbeat("h2", 4096, 4, 2000, rec2), "served");
-      // greedy-comm's rule (seed 000 GREEDY-COMM, as in spindle plan): a task local
+      // greedy-comm's rule (Beaumont et al., GREEDY-COMM, as in spindle plan): a task local
       // to h2 first, then any other (the reducer).
       check(rec2.grants.equals(Arrays.asList("attempt_A/20/1/0", "attempt_A/10/1/2")),
           "grants " + rec2.grants);

@@ -62,6 +62,11 @@ public class ForwardingCore implements Core {
   }
 
   @Override
+  public void containerRecovered(int node, int app) {
+    inner.containerRecovered(node, app);
+  }
+
+  @Override
   public int heartbeat(int node, long freeMemoryMb, int freeVcores, long nowMs, int[] out) {
     return inner.heartbeat(node, freeMemoryMb, freeVcores, nowMs, out);
   }
@@ -72,14 +77,8 @@ public class ForwardingCore implements Core {
   }
 
   @Override
-  public void readSplits(int app, String appName, int priority, String namenodes, String path,
-      String user) {
-    inner.readSplits(app, appName, priority, namenodes, path, user);
-  }
-
-  @Override
-  public String pollReport(long timeoutMs) {
-    return inner.pollReport(timeoutMs);
+  public void inputBlocks(int app, int priority, String[] tasks) {
+    inner.inputBlocks(app, priority, tasks);
   }
 
   @Override

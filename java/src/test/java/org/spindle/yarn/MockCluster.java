@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.protocolrecords.AllocateResponse;
+import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerState;
@@ -26,6 +27,7 @@ import org.apache.hadoop.yarn.api.records.Priority;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockRM;
@@ -142,6 +144,39 @@ public final class MockCluster implements AutoCloseable {
     RMApp app = MockRMAppSubmitter.submit(rm,
         MockRMAppSubmissionData.Builder.createWithMemory(GB, rm).withAppName(name).build());
     return MockRM.launchAndRegisterAM(app, rm, nm(amHost));
+  }
+
+  /** A NodeManager's report of a running container of {@code attempt} (1 GB, 1 vcore). */
+  static NMContainerStatus running(ApplicationAttemptId attempt, long id, int priority) {
+    return NMContainerStatus.newInstance(ContainerId.newContainerId(attempt, id), 0,
+        ContainerState.RUNNING, Resource.newInstance(GB, 1), "", 0, Priority.newInstance(priority),
+        System.currentTimeMillis());
+  }
+
+  /**
+   * After an RM restart: each NodeManager of {@code hosts} re-registers with
+   * {@code rm2}, reporting the AM of {@code attempt} running on {@code amHost}
+   * (container 1, priority 0) and each of {@code maps} (priority 20) on its
+   * host, as a work-preserving NM does. Returns the NMs by host.
+   */
+  Map<String, MockNM> reregister(MockRM rm2, ApplicationAttemptId attempt, String amHost,
+      List<Grant> maps, String... hosts) throws Exception {
+    Map<String, List<NMContainerStatus>> reports = new java.util.HashMap<>();
+    reports.computeIfAbsent(amHost, k -> new ArrayList<>()).add(running(attempt, 1, 0));
+    for (Grant x : maps) {
+      reports.computeIfAbsent(x.host, k -> new ArrayList<>())
+          .add(running(attempt, x.id().getContainerId(), 20));
+    }
+    Map<String, MockNM> nms = new LinkedHashMap<>();
+    for (String h : hosts) {
+      MockNM n = nm(h);
+      n.setResourceTrackerService(rm2.getResourceTrackerService());
+      n.registerNode(reports.getOrDefault(h, Collections.<NMContainerStatus>emptyList()),
+          Collections.singletonList(attempt.getApplicationId()));
+      nms.put(h, n);
+    }
+    rm2.drainEvents();
+    return nms;
   }
 
   /**
@@ -300,5 +335,55 @@ public final class MockCluster implements AutoCloseable {
   @Override
   public void close() {
     rm.stop();
+  }
+
+  /** A job.splitmetainfo (JobSplitWriter's layout) for splits on these hosts; small numbers only. */
+  public static byte[] splitFile(String[][] hosts) {
+    java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+    b.write("META-SPL".getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, 8);
+    b.write(1); // version
+    b.write(hosts.length);
+    int offset = 7;
+    for (String[] split : hosts) {
+      b.write(split.length);
+      for (String h : split) {
+        byte[] t = h.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        b.write(t.length);
+        b.write(t, 0, t.length);
+      }
+      b.write(offset); // start offset in job.split
+      b.write(100); // input length
+      offset += 10;
+    }
+    return b.toByteArray();
+  }
+
+  /**
+   * Submits an app to {@code queue} as the MapReduce client does, its split file (on the local
+   * filesystem) among the AM's resources; as the current user.
+   */
+  public static org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp submitWithSplits(
+      MockRM rm, String queue, String splitPath) throws Exception {
+    org.apache.hadoop.yarn.api.records.ApplicationId id = rm.getClientRMService()
+        .getNewApplication(org.apache.hadoop.yarn.api.protocolrecords.GetNewApplicationRequest
+            .newInstance()).getApplicationId();
+    java.util.Map<String, org.apache.hadoop.yarn.api.records.LocalResource> res =
+        new java.util.HashMap<>();
+    res.put("jobSubmitDir/job.splitmetainfo", org.apache.hadoop.yarn.api.records.LocalResource
+        .newInstance(org.apache.hadoop.yarn.api.records.URL.newInstance("file", null, -1,
+            splitPath), org.apache.hadoop.yarn.api.records.LocalResourceType.FILE,
+            org.apache.hadoop.yarn.api.records.LocalResourceVisibility.APPLICATION, 100, 1));
+    org.apache.hadoop.yarn.api.records.ContainerLaunchContext clc =
+        org.apache.hadoop.yarn.api.records.ContainerLaunchContext.newInstance(res,
+            Collections.<String, String>emptyMap(), Collections.<String>emptyList(), null, null,
+            null);
+    org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext ctx =
+        org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext.newInstance(id, "wordcount",
+            queue, org.apache.hadoop.yarn.api.records.Priority.newInstance(0), clc, false, false,
+            2, org.apache.hadoop.yarn.api.records.Resource.newInstance(MockCluster.GB, 1),
+            "MAPREDUCE");
+    rm.getClientRMService().submitApplication(
+        org.apache.hadoop.yarn.api.protocolrecords.SubmitApplicationRequest.newInstance(ctx));
+    return rm.getRMContext().getRMApps().get(id);
   }
 }

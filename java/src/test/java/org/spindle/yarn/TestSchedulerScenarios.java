@@ -25,13 +25,11 @@ import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerState;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.NodeId;
-import org.apache.hadoop.yarn.api.records.Priority;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceBlacklistRequest;
 import org.apache.hadoop.yarn.api.records.ResourceOption;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
-import org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus;
 import org.apache.hadoop.yarn.server.api.protocolrecords.UpdateNodeResourceRequest;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
@@ -386,21 +384,7 @@ public class TestSchedulerScenarios {
       MockRM rm2 = new MockRM(conf, store);
       try {
         rm2.start();
-        Map<String, List<NMContainerStatus>> reports = new HashMap<>();
-        reports.computeIfAbsent("h4", k -> new ArrayList<>()).add(running(attempt, 1, 0));
-        for (Grant x : g) {
-          reports.computeIfAbsent(x.host, k -> new ArrayList<>()).add(running(attempt,
-              x.id().getContainerId(), 20));
-        }
-        Map<String, MockNM> nms = new LinkedHashMap<>();
-        for (String h : ALL) {
-          MockNM nm = c1.nm(h);
-          nm.setResourceTrackerService(rm2.getResourceTrackerService());
-          nm.registerNode(reports.getOrDefault(h, Collections.<NMContainerStatus>emptyList()),
-              Collections.singletonList(attempt.getApplicationId()));
-          nms.put(h, nm);
-        }
-        rm2.drainEvents();
+        Map<String, MockNM> nms = c1.reregister(rm2, attempt, "h4", g, ALL);
         AbstractYarnScheduler<?, ?> sch = (AbstractYarnScheduler<?, ?>) rm2.getResourceScheduler();
         SchedulerApplicationAttempt a = null;
         for (int i = 0; i < 50 && (a == null || a.getLiveContainers().size() < 3); i++) {
@@ -513,6 +497,72 @@ public class TestSchedulerScenarios {
           assertTrue(got[1], got[1].contains("\"numContainers\":1"));
         }
       }
+    }
+  }
+
+  /**
+   * GET /ws/v1/cluster/scheduler/spindle/activities names why an app waits:
+   * under asm1 with no locality-wait cap, a map whose block is on h1 gets
+   * nothing at h3's heartbeat, and the endpoint says "locality-wait" for the
+   * app and for the node; the /jmx bean counts it. 3.3.x has no key to plug
+   * the REST class in: there the bean's counts and the scheduler's own
+   * answer are checked.
+   */
+  @Test
+  public void activitiesNameWhyAnAppWaits() throws Exception {
+    String version = System.getProperty("hadoop.version", "3.4.2");
+    boolean line33 = version.startsWith("3.3.");
+    boolean jersey2 = !line33 && !version.startsWith("3.4.");
+    YarnConfiguration conf = MockCluster.conf(Sched.SPINDLE);
+    conf.set(SpindleSettings.POLICY, "asm1");
+    conf.setLong(SpindleSettings.MAX_WAIT, -1);
+    int port;
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    conf.setBoolean("mockrm.webapp.enabled", true);
+    conf.set(YarnConfiguration.RM_WEBAPP_ADDRESS, "localhost:" + port);
+    if (!line33) {
+      conf.set("yarn.webapp.custom.webservice.class", jersey2
+          ? org.spindle.yarn.webapp.SpindleRMWebServicesJersey2.class.getName()
+          : org.spindle.yarn.webapp.SpindleRMWebServices.class.getName());
+    }
+    try (MockCluster c = new MockCluster(Sched.SPINDLE, conf, null)) {
+      MockAM am = c.launchApp("waits", "h4");
+      String app = am.getApplicationAttemptId().getApplicationId().toString();
+      // The core knows the app by its attempt; the endpoint takes either id.
+      String attempt = am.getApplicationAttemptId().toString();
+      am.allocate(MockCluster.asks(5, 1, "h1"), Collections.<ContainerId>emptyList());
+      List<MockCluster.Grant> got = c.drive(am, 1, 3, "h3");
+      assertTrue("h3 holds no replica: " + got, got.isEmpty());
+      SpindleScheduler s = (SpindleScheduler) c.scheduler();
+      String own = s.activities(app, null);
+      assertTrue(own, own.contains("\"reason\":\"locality-wait\"") && own.contains(attempt));
+      String base = "http://localhost:" + port;
+      String[] jmx = MockCluster.httpGet(
+          base + "/jmx?qry=Hadoop:service=ResourceManager,name=SpindleScheduler");
+      report("JMX IdleLocalityWait", Sched.SPINDLE,
+          jmx[1].replaceAll("(?s).*(\"IdleLocalityWait\" : \\d+).*", "$1"));
+      assertTrue(jmx[1], jmx[1].matches("(?s).*\"IdleLocalityWait\" : [1-9].*"));
+      if (line33) {
+        return;
+      }
+      String[] byApp = MockCluster.httpGet(
+          base + "/ws/v1/cluster/scheduler/spindle/activities?app=" + app);
+      report("GET .../scheduler/spindle/activities?app=" + app, Sched.SPINDLE,
+          byApp[0] + " " + byApp[1].substring(0, Math.min(200, byApp[1].length())));
+      assertEquals(byApp[1], "200", byApp[0]);
+      assertTrue(byApp[1], byApp[1].contains("\"app\":\"" + attempt + "\"")
+          && byApp[1].contains("\"reason\":\"locality-wait\"")
+          && byApp[1].contains("\"host\":\"h3\""));
+      String[] byNode = MockCluster.httpGet(
+          base + "/ws/v1/cluster/scheduler/spindle/activities?node=h3");
+      assertEquals(byNode[1], "200", byNode[0]);
+      assertTrue(byNode[1], byNode[1].contains("\"app\":\"\",\"reason\":\"locality-wait\""));
+      String[] unknown = MockCluster.httpGet(
+          base + "/ws/v1/cluster/scheduler/spindle/activities?app=application_0_0001");
+      assertEquals(unknown[1], "404", unknown[0]);
+      assertTrue(unknown[1], unknown[1].contains("application_0_0001"));
     }
   }
 

@@ -38,7 +38,6 @@ import org.spindle.core.SpindleCore;
 import org.spindle.yarn.AppWeights;
 import org.spindle.yarn.Beans;
 import org.spindle.yarn.CoreBridge;
-import org.spindle.yarn.CoreReports;
 import org.spindle.yarn.CoreSetup;
 import org.spindle.yarn.SpindleSettings;
 import org.spindle.yarn.SplitFiles;
@@ -73,7 +72,7 @@ public final class CsRuntime {
   final SpindleSettings settings;
   final CoreBridge bridge;
   final PlacementBoard board;
-  private final CoreReports reports;
+  private final SplitFiles splits;
   /** How this runtime is driven, for the log and the bean. */
   final String mode;
   /** The allocator class apps are given; why it cannot be theirs, or null. */
@@ -111,7 +110,7 @@ public final class CsRuntime {
     live = !(core instanceof CoreSetup.BrokenCore);
     bridge = new CoreBridge(core, "the CapacityScheduler places it with Spindle's locality delay");
     board = new PlacementBoard(settings.vetoHeartbeats, settings.core.maxWaitMs);
-    reports = new CoreReports(bridge);
+    splits = new SplitFiles(conf, settings, bridge);
     allocatorProblem = checkClass(allocatorClass);
   }
 
@@ -122,7 +121,6 @@ public final class CsRuntime {
   static CsRuntime start(CapacityScheduler scheduler, RMContext rmContext, Configuration conf,
       String allocatorClass, String mode) {
     CsRuntime rt = new CsRuntime(scheduler, rmContext, conf, allocatorClass, mode);
-    rt.reports.start();
     rt.registerBean();
     current = rt;
     LOG.info("Spindle placement inside the CapacityScheduler (" + mode + "): policy "
@@ -130,7 +128,10 @@ public final class CsRuntime {
         + (rt.live ? "live" : "unavailable (the CapacityScheduler places, Spindle's locality delay)")
         + ", vetoes lift after " + rt.settings.vetoHeartbeats + " idle heartbeats or "
         + rt.settings.core.maxWaitMs + " ms");
-    rt.warnAboutDelays(conf);
+    // The delays live in capacity-scheduler.xml: the CapacityScheduler's own
+    // configuration (over yarn-site.xml), which the RM's conf does not hold.
+    Configuration own = scheduler.getConfiguration();
+    rt.warnAboutDelays(own != null ? own : conf);
     if (rt.allocatorProblem != null) {
       rt.warnOnce("class", "Spindle is configured but its allocator cannot be used: "
           + rt.allocatorProblem + "; the CapacityScheduler places every container with its own"
@@ -241,11 +242,7 @@ public final class CsRuntime {
     if (t != null && t != Thread.currentThread()) {
       t.interrupt();
     }
-    try {
-      reports.stop();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    splits.close();
     bridge.close();
     Beans.unregister(BEAN);
   }
@@ -343,7 +340,7 @@ public final class CsRuntime {
         priorities.put(id, priority);
       }
       if (coreId >= 0 && app != null) {
-        SplitFiles.request(rmContext, settings, bridge, id, app.getUser());
+        splits.request(rmContext, id, app.getUser());
       }
       return coreId;
     }
@@ -620,8 +617,8 @@ public final class CsRuntime {
     m.put("CoreErrors", bridge.coreErrors());
     m.put("Nodes", board.nodeCount());
     m.put("Applications", appIds.size());
-    m.put("ExactInputApps", reports.exactInputs());
-    m.put("SplitReadFailures", reports.splitFailures());
+    m.put("ExactInputApps", splits.exactInputs());
+    m.put("SplitReadFailures", splits.failures());
     return m;
   }
 
@@ -650,6 +647,12 @@ public final class CsRuntime {
     long getGrantsOffSwitch();
 
     long getCoreErrors();
+
+    /** Apps whose split file was read and reached the core (SplitFiles). */
+    long getExactInputApps();
+
+    /** Split files that could not be read or used (each logged once per app). */
+    long getSplitReadFailures();
 
     String getMode();
   }
@@ -682,6 +685,16 @@ public final class CsRuntime {
       @Override
       public long getVetoes() {
         return num("Vetoes");
+      }
+
+      @Override
+      public long getExactInputApps() {
+        return num("ExactInputApps");
+      }
+
+      @Override
+      public long getSplitReadFailures() {
+        return num("SplitReadFailures");
       }
 
       @Override

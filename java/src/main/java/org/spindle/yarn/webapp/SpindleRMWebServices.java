@@ -54,6 +54,39 @@ public class SpindleRMWebServices extends RMWebServices {
     return spindle(rm);
   }
 
+  /**
+   * Why idle heartbeats granted nothing: the whole-scheduler mode's record
+   * (JSON), about application {@code app} and/or host {@code node}; 404
+   * naming an unknown app or host, or when Spindle is not the scheduler.
+   */
+  @GET
+  @Path("/scheduler/spindle/activities")
+  @Produces({MediaType.APPLICATION_JSON + "; charset=utf-8"})
+  public javax.ws.rs.core.Response getSpindleActivities(
+      @javax.ws.rs.QueryParam("app") String app, @javax.ws.rs.QueryParam("node") String node) {
+    return activities(rm, app, node);
+  }
+
+  static javax.ws.rs.core.Response activities(ResourceManager rm, String app, String node) {
+    if (!(rm.getResourceScheduler() instanceof SpindleScheduler)) {
+      return text(404, "Spindle's activities are recorded when it is the scheduler; in the"
+          + " CapacityScheduler mode see /ws/v1/cluster/scheduler/activities");
+    }
+    try {
+      String json = ((SpindleScheduler) rm.getResourceScheduler()).activities(app, node);
+      return javax.ws.rs.core.Response.ok(json, MediaType.APPLICATION_JSON).build();
+    } catch (IllegalArgumentException e) {
+      return text(404, e.getMessage());
+    } catch (IllegalStateException e) {
+      return text(500, e.getMessage());
+    }
+  }
+
+  private static javax.ws.rs.core.Response text(int status, String message) {
+    return javax.ws.rs.core.Response.status(status).type(MediaType.TEXT_PLAIN)
+        .entity(message).build();
+  }
+
   static javax.ws.rs.core.Response spindle(ResourceManager rm) {
     java.util.Map<String, Object> m = SpindleCounters.of(rm);
     if (m == null) {

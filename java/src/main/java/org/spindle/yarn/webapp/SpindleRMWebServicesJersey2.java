@@ -46,6 +46,15 @@ public class SpindleRMWebServicesJersey2 extends RMWebServices {
     return SpindleRMWebServices.spindle(rm);
   }
 
+  /** See {@link SpindleRMWebServices#getSpindleActivities}. */
+  @GET
+  @Path("/scheduler/spindle/activities")
+  @Produces({MediaType.APPLICATION_JSON + "; charset=utf-8"})
+  public javax.ws.rs.core.Response getSpindleActivities(
+      @javax.ws.rs.QueryParam("app") String app, @javax.ws.rs.QueryParam("node") String node) {
+    return SpindleRMWebServices.activities(rm, app, node);
+  }
+
   SchedulerTypeInfo stockSchedulerInfo() {
     return super.getSchedulerInfo();
   }

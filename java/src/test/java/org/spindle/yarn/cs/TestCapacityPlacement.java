@@ -478,6 +478,38 @@ public class TestCapacityPlacement {
   }
 
   /**
+   * The CapacityScheduler mode reads a MapReduce app's split file as the app's user, as the
+   * whole-scheduler mode does (SplitFiles), and counts it in its bean.
+   */
+  @Test
+  public void splitFilesAreReadAsTheAppsUser() throws Exception {
+    File dir = Files.createTempDirectory("spindle-cs-splits").toFile();
+    File split = new File(dir, "job.splitmetainfo");
+    Files.write(split.toPath(), org.spindle.yarn.MockCluster.splitFile(
+        new String[][] {{"h1", "h2"}, {"h3"}}));
+    try (CsCluster c = new CsCluster(Mode.SPINDLE)) {
+      org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp app =
+          UserGroupInformation.createRemoteUser("alice").doAs(
+              (java.security.PrivilegedExceptionAction<
+                  org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp>) () ->
+                  org.spindle.yarn.MockCluster.submitWithSplits(c.rm, "prod", split.getPath()));
+      MockAM am = MockRM.launchAndRegisterAM(app, c.rm, c.nm("h1"));
+      ObjectName bean = new ObjectName(CsRuntime.BEAN);
+      javax.management.MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+      for (int i = 0; i < 100 && (Long) server.getAttribute(bean, "ExactInputApps") < 1; i++) {
+        Thread.sleep(50);
+      }
+      assertEquals(1L, server.getAttribute(bean, "ExactInputApps"));
+      assertEquals(0L, server.getAttribute(bean, "SplitReadFailures"));
+      am.allocate(CsCluster.maps(20, 2, 0), Collections.<ContainerId>emptyList());
+      assertEquals(2, c.collect(am, 2, 8, 0).size());
+    } finally {
+      Files.delete(split.toPath());
+      Files.delete(dir.toPath());
+    }
+  }
+
+  /**
    * Spindle configured but its allocator class cannot be loaded: Hadoop
    * places with its own, silently; Spindle says so in a WARN and the JMX bean.
    */
