@@ -92,7 +92,7 @@ pub fn build(
         None => {
             let w = Workload::parse(&a.workload)?;
             default_load = w.default_load();
-            let loaded = w.load(cfg.nodes, a.seed, None, &tl)?;
+            let loaded = spindle_sim::trace::load(&w, cfg.nodes, a.seed, None, &tl)?;
             match loaded.nodes {
                 Some(nodes) if cfg.topology.is_none() && !nodes.is_empty() => {
                     cfg.set_topology(nodes)

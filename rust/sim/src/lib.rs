@@ -33,4 +33,5 @@ pub use engine::{
 pub use estimate::{estimator_errors, EstimateRun, EstimateSetup};
 pub use load::{scale_to_load, LoadScaling};
 pub use report::{JobResult, SimMetrics, SimResult};
-pub use workload::{JobSpec, Loaded, Profile, Workload, WorkloadError};
+pub use trace::Loaded;
+pub use workload::{JobSpec, Profile, Workload, WorkloadError};

@@ -28,7 +28,9 @@ use serde::{Deserialize, Serialize};
 use crate::config::{NamedNode, SimConfig};
 use crate::engine::{place_blocks, SimError, Streams, HORIZON_MS};
 use crate::load::{map_ms, reduce_ms};
-use crate::workload::{read_text, JobSpec, Profile, TraceTask, TraceTasks, WorkloadError};
+use crate::workload::{
+    read_text, JobSpec, Profile, TraceTask, TraceTasks, Workload, WorkloadError,
+};
 
 /// Bounds on what a trace may hold.
 #[derive(Clone, Copy, Debug)]
@@ -52,6 +54,42 @@ pub struct Trace {
     /// Every host the trace names (or generates), with its rack, in order
     /// of first appearance.
     pub nodes: Vec<NamedNode>,
+}
+
+/// A workload's jobs, and the cluster its trace names (SLS, Rumen).
+#[derive(Debug)]
+pub struct Loaded {
+    pub jobs: Vec<JobSpec>,
+    pub nodes: Option<Vec<NamedNode>>,
+}
+
+/// The jobs of `w` and, for a trace, the nodes it names. `limits` bound
+/// the file and, for a trace, its nodes and tasks.
+pub fn load(
+    w: &Workload,
+    nodes: usize,
+    seed: u64,
+    max_jobs: Option<usize>,
+    limits: &TraceLimits,
+) -> Result<Loaded, WorkloadError> {
+    let trace = match w {
+        Workload::Sls { file } => read_sls(file, limits)?,
+        Workload::Rumen { file } => read_rumen(file, limits)?,
+        _ => {
+            return Ok(Loaded {
+                jobs: w.jobs(nodes, seed, max_jobs, limits.max_bytes)?,
+                nodes: None,
+            })
+        }
+    };
+    let mut jobs = trace.jobs;
+    if let Some(n) = max_jobs {
+        jobs.truncate(n);
+    }
+    Ok(Loaded {
+        jobs,
+        nodes: Some(trace.nodes),
+    })
 }
 
 /// Splits a host path `/rack/host` (or `/dc/rack/host`) as Hadoop's

@@ -224,13 +224,6 @@ pub enum Workload {
     },
 }
 
-/// A workload's jobs, and the cluster its trace names (SLS, Rumen).
-#[derive(Debug)]
-pub struct Loaded {
-    pub jobs: Vec<JobSpec>,
-    pub nodes: Option<Vec<crate::config::NamedNode>>,
-}
-
 impl Workload {
     pub fn parse(s: &str) -> Result<Workload, WorkloadError> {
         match s {
@@ -259,35 +252,6 @@ impl Workload {
             Workload::Fb2009Hours => Some(FB2009_6H_LOAD),
             _ => None,
         }
-    }
-
-    /// The jobs and, for a trace, the nodes it names. `limits` bound the
-    /// file and, for a trace, its nodes and tasks.
-    pub fn load(
-        &self,
-        nodes: usize,
-        seed: u64,
-        max_jobs: Option<usize>,
-        limits: &crate::trace::TraceLimits,
-    ) -> Result<Loaded, WorkloadError> {
-        let trace = match self {
-            Workload::Sls { file } => crate::trace::read_sls(file, limits)?,
-            Workload::Rumen { file } => crate::trace::read_rumen(file, limits)?,
-            _ => {
-                return Ok(Loaded {
-                    jobs: self.jobs(nodes, seed, max_jobs, limits.max_bytes)?,
-                    nodes: None,
-                })
-            }
-        };
-        let mut jobs = trace.jobs;
-        if let Some(n) = max_jobs {
-            jobs.truncate(n);
-        }
-        Ok(Loaded {
-            jobs,
-            nodes: Some(trace.nodes),
-        })
     }
 
     /// The jobs, for a cluster of `nodes` nodes (SWIM bytes scale with it).
@@ -319,14 +283,14 @@ impl Workload {
                 64,
             ),
             Workload::Swim { file } => parse_swim(file, &read_text(file, max_bytes)?, nodes)?,
-            // The trace's hosts must then be in the caller's cluster.
-            Workload::Sls { .. } | Workload::Rumen { .. } => {
-                let limits = crate::trace::TraceLimits {
-                    max_bytes,
-                    max_nodes: crate::config::DEFAULT_MAX_NODES,
-                    max_tasks: crate::config::DEFAULT_MAX_TASKS,
-                };
-                self.load(nodes, seed, None, &limits)?.jobs
+            // A trace names its own cluster: `crate::trace::load` reads both.
+            Workload::Sls { file } | Workload::Rumen { file } => {
+                return Err(WorkloadError::JobFile {
+                    file: file.clone(),
+                    message:
+                        "a trace workload: read it with trace::load, which gives its nodes too"
+                            .into(),
+                })
             }
         };
         if let Some(n) = max_jobs {
@@ -629,7 +593,7 @@ mod tests {
         );
         assert_eq!(
             Workload::parse("pi").unwrap_err().to_string(),
-            "unknown workload \"pi\"; use fb2009-6h, wordcount, terasort, mixed or swim:FILE"
+            "unknown workload \"pi\"; use fb2009-6h, wordcount, terasort, mixed, swim:FILE, sls:FILE or rumen:FILE"
         );
         assert_eq!(Workload::parse("fb2009-6h").unwrap(), Workload::Fb2009Hours);
         let jobs = Workload::Mixed.jobs(100, 1, None, u64::MAX).unwrap();
