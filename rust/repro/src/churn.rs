@@ -552,7 +552,7 @@ pub fn run(spec: &ChurnSpec) -> Result<ChurnReport> {
         i += 1;
         // The planner thread re-plans as soon as it is done: often, while the
         // cluster fills fast.
-        if i % (spec.plan_every / 10).max(1) == 0 && b.session.wants_plan() {
+        if i.is_multiple_of((spec.plan_every / 10).max(1)) && b.session.wants_plan() {
             filling.push(b.plan());
         }
     }
@@ -577,7 +577,7 @@ pub fn run(spec: &ChurnSpec) -> Result<ChurnReport> {
             let am = b.new_am();
             b.submit(am, now_of(i))?;
         }
-        if i % spec.plan_every.max(1) == 0 && b.session.wants_plan() {
+        if i.is_multiple_of(spec.plan_every.max(1)) && b.session.wants_plan() {
             churn.push(b.plan());
         }
     }

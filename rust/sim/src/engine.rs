@@ -565,7 +565,7 @@ impl<'a> Sim<'a> {
             last_activity: 0,
             running: 0,
         };
-        for i in 0..cfg.nodes {
+        for (i, &phase) in phases.iter().enumerate() {
             let (host, rack) = (
                 sim.hosts[i].clone(),
                 sim.racks[sim.node_rack[i] as usize].clone(),
@@ -581,7 +581,7 @@ impl<'a> Sim<'a> {
             sim.nodes.push(Node {
                 free: cfg.node_capacity(),
             });
-            sim.push(phases[i], Ev::NodeHeartbeat(i as u32));
+            sim.push(phase, Ev::NodeHeartbeat(i as u32));
         }
         sim.make_jobs(blocks.per_job);
         for (j, spec) in specs.iter().enumerate() {
