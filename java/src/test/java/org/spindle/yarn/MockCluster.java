@@ -146,6 +146,20 @@ public final class MockCluster implements AutoCloseable {
     return MockRM.launchAndRegisterAM(app, rm, nm(amHost));
   }
 
+  /** Work-preserving recovery on {@code conf}, in a fresh in-memory state store. */
+  static org.apache.hadoop.yarn.server.resourcemanager.recovery.MemoryRMStateStore enableRecovery(
+      YarnConfiguration conf) {
+    conf.setBoolean(YarnConfiguration.RECOVERY_ENABLED, true);
+    conf.setBoolean(YarnConfiguration.RM_WORK_PRESERVING_RECOVERY_ENABLED, true);
+    conf.setLong(YarnConfiguration.RM_WORK_PRESERVING_RECOVERY_SCHEDULING_WAIT_MS, 0);
+    conf.set(YarnConfiguration.RM_STORE,
+        org.apache.hadoop.yarn.server.resourcemanager.recovery.MemoryRMStateStore.class.getName());
+    org.apache.hadoop.yarn.server.resourcemanager.recovery.MemoryRMStateStore store =
+        new org.apache.hadoop.yarn.server.resourcemanager.recovery.MemoryRMStateStore();
+    store.init(conf);
+    return store;
+  }
+
   /** A NodeManager's report of a running container of {@code attempt} (1 GB, 1 vcore). */
   static NMContainerStatus running(ApplicationAttemptId attempt, long id, int priority) {
     return NMContainerStatus.newInstance(ContainerId.newContainerId(attempt, id), 0,

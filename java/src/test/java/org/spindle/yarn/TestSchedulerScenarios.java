@@ -367,12 +367,7 @@ public class TestSchedulerScenarios {
   public void workPreservingRestart() throws Exception {
     for (Sched s : Sched.values()) {
       YarnConfiguration conf = MockCluster.conf(s);
-      conf.setBoolean(YarnConfiguration.RECOVERY_ENABLED, true);
-      conf.setBoolean(YarnConfiguration.RM_WORK_PRESERVING_RECOVERY_ENABLED, true);
-      conf.setLong(YarnConfiguration.RM_WORK_PRESERVING_RECOVERY_SCHEDULING_WAIT_MS, 0);
-      conf.set(YarnConfiguration.RM_STORE, MemoryRMStateStore.class.getName());
-      MemoryRMStateStore store = new MemoryRMStateStore();
-      store.init(conf);
+      MemoryRMStateStore store = MockCluster.enableRecovery(conf);
       MockCluster c1 = new MockCluster(s, conf, store);
       MockAM am = c1.launchApp("restart", "h4");
       am.allocate(asks(20, 2, "h1", "h2"), null);
@@ -564,11 +559,5 @@ public class TestSchedulerScenarios {
       assertEquals(unknown[1], "404", unknown[0]);
       assertTrue(unknown[1], unknown[1].contains("application_0_0001"));
     }
-  }
-
-  private static NMContainerStatus running(ApplicationAttemptId attempt, long id, int priority) {
-    return NMContainerStatus.newInstance(ContainerId.newContainerId(attempt, id), 0,
-        ContainerState.RUNNING, Resource.newInstance(GB, 1), "", 0, Priority.newInstance(priority),
-        System.currentTimeMillis());
   }
 }

@@ -46,7 +46,7 @@ public class TestSpindleScheduler {
   }
 
   /** Records the asks and the exact inputs the core is sent. */
-  static final class AskLog extends ForwardingCore {
+  static class AskLog extends ForwardingCore {
     final List<String> asks = Collections.synchronizedList(new ArrayList<>());
     final List<String> inputs = Collections.synchronizedList(new ArrayList<>());
 
@@ -180,12 +180,7 @@ public class TestSpindleScheduler {
   @Test
   public void recoveredContainersReachTheCore() throws Exception {
     YarnConfiguration conf = MockCluster.conf(Sched.SPINDLE);
-    conf.setBoolean(YarnConfiguration.RECOVERY_ENABLED, true);
-    conf.setBoolean(YarnConfiguration.RM_WORK_PRESERVING_RECOVERY_ENABLED, true);
-    conf.setLong(YarnConfiguration.RM_WORK_PRESERVING_RECOVERY_SCHEDULING_WAIT_MS, 0);
-    conf.set(YarnConfiguration.RM_STORE, MemoryRMStateStore.class.getName());
-    MemoryRMStateStore store = new MemoryRMStateStore();
-    store.init(conf);
+    MemoryRMStateStore store = MockCluster.enableRecovery(conf);
     try (MockCluster c1 = new MockCluster(Sched.SPINDLE, conf, store)) {
       MockAM am = c1.launchApp("recover", "h4");
       am.allocate(asks(20, 2, "h1", "h2"), null);

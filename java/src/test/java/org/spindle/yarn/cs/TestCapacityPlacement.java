@@ -222,10 +222,19 @@ public class TestCapacityPlacement {
     YarnConfiguration conf = org.spindle.yarn.MockCluster.conf(
         org.spindle.yarn.MockCluster.Sched.CAPACITY);
     conf.set(SpindleSettings.PLANNING_BACKGROUND, "false");
+    // The documented lines name no policy: the plugin's default runs.
+    conf.unset(SpindleSettings.POLICY);
     conf.set(YarnConfiguration.RM_SCHEDULER, SpindleCapacityScheduler.class.getName());
     File fragment = new File("../conf/capacity-scheduler.xml");
     assertTrue(fragment.getAbsolutePath(), fragment.isFile());
-    conf.addResource(new org.apache.hadoop.fs.Path(fragment.getAbsolutePath()));
+    // As an admin's capacity-scheduler.xml: the CapacityScheduler layers the
+    // classpath's capacity-scheduler.xml over the RM conf's resources, so the
+    // fragment's lines go in as set values (which win), not as a resource.
+    org.apache.hadoop.conf.Configuration lines = new org.apache.hadoop.conf.Configuration(false);
+    lines.addResource(new org.apache.hadoop.fs.Path(fragment.getAbsolutePath()));
+    for (Map.Entry<String, String> e : lines) {
+      conf.set(e.getKey(), e.getValue());
+    }
     LogCapturer log = LogCapturer.captureLogs(LoggerFactory.getLogger(CsRuntime.class));
     try (CsCluster c = new CsCluster(Mode.SPINDLE, new MockRM(conf))) {
       LeafQueue q = (LeafQueue) c.cs().getQueue("default");
