@@ -14,8 +14,9 @@ use spindle_core::policy::delay::LocalityDelay;
 use spindle_core::session::{JobOrder, SessionEvent};
 use spindle_core::spc::JobSet;
 use spindle_core::{Assignment, CostModel, Instance, JobScheduler, Metrics, PolicyKind};
-use spindle_sim::{simulate, NetworkModel, SimConfig, Workload};
+use spindle_sim::{simulate, NetworkModel, SimConfig};
 
+mod cluster;
 mod dag;
 mod estimate;
 mod hdfs_input;
@@ -79,8 +80,15 @@ enum Command {
     Demo(DemoArgs),
     /// Time a planner on an instance file (used by scripts/bench-asm1).
     Bench(BenchArgs),
+    /// Time the core (a Session, as the plugin holds it) under MapReduce-shaped
+    /// asks: full plans, plans while the cluster fills, heartbeats and ask
+    /// updates while apps come and go.
+    ChurnBench(ChurnBenchArgs),
     /// Run MapReduce jobs on a simulated YARN cluster, once per policy.
     Simulate(SimulateArgs),
+    /// Write a workload (SWIM, a job file, a generated one or a trace) as a
+    /// Scheduler Load Simulator trace and node file, or as a Rumen trace.
+    Trace(TraceArgs),
     /// List every policy: its name, the paper it implements and a one-line summary.
     Policies(PoliciesArgs),
     /// Rerun a seed paper's experiments and print our figures beside the paper's.
@@ -252,52 +260,82 @@ struct BenchArgs {
     cost: CostArgs,
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum TraceFormat {
+    Sls,
+    Rumen,
+}
+
+#[derive(Args)]
+struct TraceArgs {
+    #[command(flatten)]
+    w: cluster::WorkloadArgs,
+    /// Output format: sls (SLS trace, plus --node-file-out) or rumen.
+    #[arg(long, value_enum)]
+    to: TraceFormat,
+    /// Trace file to write.
+    #[arg(long, short)]
+    out: PathBuf,
+    /// With --to sls: the SLS node file to write (SLS's --nodes).
+    #[arg(long, value_name = "FILE")]
+    node_file_out: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct ChurnBenchArgs {
+    /// Policy whose planner runs.
+    #[arg(long, short, default_value = "asm1")]
+    policy: String,
+    #[arg(long, default_value_t = 10_000)]
+    nodes: usize,
+    /// Applications pending at the start (one finishes and one arrives every 500 heartbeats).
+    #[arg(long, default_value_t = 1_000)]
+    apps: usize,
+    /// Maps per application (one container each).
+    #[arg(long, default_value_t = 1_200)]
+    maps: usize,
+    /// Replica hosts per map, each asked for as MapReduce's AM does; 0: the
+    /// old shape of 30 hosts per application.
+    #[arg(long, default_value_t = 3)]
+    hosts_per_map: usize,
+    /// Heartbeats timed under churn once the cluster is full.
+    #[arg(long, default_value_t = 200_000)]
+    heartbeats: usize,
+    /// Full plans of the empty cluster, timed.
+    #[arg(long, default_value_t = 3)]
+    full_plans: usize,
+    /// Heartbeats between plans (a plan starts only if an ask changed).
+    #[arg(long, default_value_t = 1_000)]
+    plan_every: usize,
+    /// A small run for CI: 1,000 nodes, 100 apps, 20,000 heartbeats.
+    #[arg(long)]
+    quick: bool,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+}
+
 #[derive(Args)]
 struct SimulateArgs {
-    /// Node managers (each also a datanode).
-    #[arg(long, default_value_t = 100)]
-    nodes: usize,
-    /// Racks; nodes are spread round-robin.
-    #[arg(long, default_value_t = 4)]
-    racks: usize,
-    /// Containers per node (1024 MB, 1 vcore each).
-    #[arg(long, default_value_t = 4)]
-    slots: u32,
-    /// Fraction of nodes that compute at --slow-speed (heterogeneous cluster).
-    #[arg(long, default_value_t = 0.0)]
-    slow_fraction: f64,
-    /// Relative speed of the slow nodes.
-    #[arg(long, default_value_t = 0.5)]
-    slow_speed: f64,
-    /// Job file (JSON; the format is in docs/simulator.md). Overrides --workload.
-    #[arg(long)]
-    jobs: Option<PathBuf>,
-    /// fb2009-6h (six hours of SWIM's Facebook 2009 trace, shipped with
-    /// Spindle, run busy: see --load), wordcount, terasort, mixed (40 WordCount and TeraSort
-    /// jobs), or swim:FILE (a SWIM Facebook trace).
-    #[arg(long, default_value = "fb2009-6h")]
-    workload: String,
-    /// Keep only the first N jobs of the workload.
-    #[arg(long)]
-    max_jobs: Option<usize>,
-    /// Scale the gaps between submissions so that the cluster's offered load
-    /// is about U (0 < U <= 1); the utilisation reached is the `util` column.
-    /// Default: 0.85 for fb2009-6h, the workload's own times otherwise.
-    #[arg(long, value_name = "U")]
-    load: Option<f64>,
+    #[command(flatten)]
+    w: cluster::WorkloadArgs,
     /// Policy to run; repeat for several (same cluster and workload each
     /// time). Default: the stock schedulers' models and Spindle's default.
     #[arg(long = "policy", short = 'p', default_values_t = ["hadoop-default".to_string(), "hadoop-fair".to_string(), "asm1".to_string()])]
     policies: Vec<String>,
-    /// Random seed (placement, heartbeat phases, JVM start-up times).
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
     /// Give the scheduler each job's exact block replicas (as WebHDFS would).
     #[arg(long)]
     exact_blocks: bool,
-    /// Network model of remote reads: `uplink` (per-rack uplink sharing) or `bar:Q` (C_loc + Q ms per running remote read).
+    /// Network model of remote reads: `uplink` (per-rack uplink sharing),
+    /// `bar:Q` (C_loc + Q ms per running remote read) or `flat` (a remote
+    /// read costs a local one, as in Hadoop's Scheduler Load Simulator).
     #[arg(long, default_value = "uplink")]
     network: String,
+    /// Fraction of a job's maps done before its reduces are asked for
+    /// (mapreduce.job.reduce.slowstart.completedmaps; SLS's AM: 1).
+    #[arg(long, default_value_t = 0.05)]
+    slowstart: f64,
     /// CapacityScheduler node-locality-delay (missed opportunities) for hadoop-default.
     #[arg(long, default_value_t = 40)]
     node_locality_delay: i32,
@@ -370,7 +408,9 @@ fn main() {
         Command::Plan(a) => cmd_plan(a, &limits),
         Command::Demo(a) => cmd_demo(a, &limits),
         Command::Bench(a) => cmd_bench(a, &limits),
+        Command::ChurnBench(a) => cmd_churn_bench(a, &limits),
         Command::Simulate(a) => cmd_simulate(a, &limits),
+        Command::Trace(a) => cmd_trace(a, &limits),
         Command::Policies(a) => emit(&policies_text(a.format)),
         Command::Repro(a) => repro::run(&a).and_then(|t| emit(&t)),
         Command::Estimate(a) => estimate::run(&a, &limits).and_then(|t| emit(&t)),
@@ -625,56 +665,25 @@ fn cmd_simulate(a: SimulateArgs, limits: &Limits) -> Result<()> {
         .collect::<Result<Vec<_>, _>>()?;
     let network = match a.network.as_str() {
         "uplink" => NetworkModel::RackUplink,
+        "flat" => NetworkModel::Flat,
         other => match other
             .strip_prefix("bar:")
             .and_then(|q| q.parse::<f64>().ok())
         {
             Some(q_ms) if q_ms.is_finite() && q_ms >= 0.0 => NetworkModel::Bar { q_ms },
             _ => bail!(
-                "--network must be `uplink` or `bar:Q` with Q a finite number >= 0 of milliseconds, got {other:?}"
+                "--network must be `uplink`, `flat` or `bar:Q` with Q a finite number >= 0 of milliseconds, got {other:?}"
             ),
         },
     };
-    // Sizes are checked before a job is read or a node allocated.
-    if a.nodes > limits.max_nodes {
-        bail!(
-            "--nodes {}: more than the limit of {} (--max-nodes)",
-            a.nodes,
-            limits.max_nodes
-        );
-    }
-    let (jobs, default_load) = match &a.jobs {
-        Some(path) => (
-            spindle_sim::workload::read_job_file(path, limits.max_input_bytes)?,
-            None,
-        ),
-        None => {
-            let w = Workload::parse(&a.workload)?;
-            let jobs = w.jobs(a.nodes, a.seed, None, limits.max_input_bytes)?;
-            (jobs, w.default_load())
-        }
-    };
-    let mut jobs: Vec<_> = jobs
-        .into_iter()
-        .take(a.max_jobs.unwrap_or(usize::MAX))
-        .collect();
-    if jobs.is_empty() {
-        bail!("the workload has no jobs");
-    }
-    let mut cfg = SimConfig {
-        nodes: a.nodes,
-        racks: a.racks,
-        seed: a.seed,
+    let base = SimConfig {
         exact_blocks: a.exact_blocks,
         network,
-        slow_fraction: a.slow_fraction,
-        slow_speed: a.slow_speed,
+        slowstart: a.slowstart,
         delay: LocalityDelay {
             node_locality_delay: a.node_locality_delay,
             rack_locality_additional_delay: a.rack_locality_additional_delay,
         },
-        max_nodes: limits.max_nodes,
-        max_tasks: limits.max_tasks,
         planning_base_ms: a.planning_ms,
         planning_ms_per_million_tasks: a.planning_ms_per_million_tasks,
         incremental: a.incremental,
@@ -682,14 +691,7 @@ fn cmd_simulate(a: SimulateArgs, limits: &Limits) -> Result<()> {
         job_order: a.job_order,
         ..SimConfig::default()
     };
-    cfg.set_slots(a.slots)
-        .map_err(|e| anyhow::anyhow!("--slots {}: {e}", a.slots))?;
-    let load = match (a.load, default_load) {
-        (Some(u), _) => Some(spindle_sim::scale_to_load(&mut jobs, &cfg, u)?),
-        // A workload's own load applies where it can: one job has no gaps.
-        (None, Some(u)) => spindle_sim::scale_to_load(&mut jobs, &cfg, u).ok(),
-        (None, None) => None,
-    };
+    let (mut cfg, jobs, load) = cluster::build(&a.w, limits, base)?;
     if a.record_events.is_some() && policies.len() != 1 {
         bail!("--record-events records one policy; give exactly one --policy");
     }
@@ -745,7 +747,7 @@ fn cmd_simulate(a: SimulateArgs, limits: &Limits) -> Result<()> {
     }
     match a.format {
         Format::Json => {
-            let mut out = serde_json::json!({"seed": a.seed, "load": load, "policies": runs});
+            let mut out = serde_json::json!({"seed": a.w.seed, "load": load, "policies": runs});
             if a.explain.is_some() {
                 out["explain"] = serde_json::json!(explained
                     .iter()
@@ -755,9 +757,9 @@ fn cmd_simulate(a: SimulateArgs, limits: &Limits) -> Result<()> {
             emit(&(serde_json::to_string_pretty(&out)? + "\n"))
         }
         Format::Table => {
-            let workload = match &a.jobs {
+            let workload = match &a.w.jobs {
                 Some(path) => path.display().to_string(),
-                None => a.workload.clone(),
+                None => a.w.workload.clone(),
             };
             let mut text = simulate_table(&cfg, &workload, jobs.len(), load, &runs);
             if let Some(app) = &a.explain {
@@ -1003,6 +1005,71 @@ fn simulate_table(
         let _ = writeln!(s);
     }
     s
+}
+
+fn cmd_trace(a: TraceArgs, limits: &Limits) -> Result<()> {
+    let (cfg, jobs, _) = cluster::build(&a.w, limits, SimConfig::default())?;
+    let create = |p: &PathBuf| -> Result<std::io::BufWriter<std::fs::File>> {
+        Ok(std::io::BufWriter::new(
+            std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?,
+        ))
+    };
+    let mut out = create(&a.out)?;
+    let line = match a.to {
+        TraceFormat::Sls => {
+            let Some(nf) = &a.node_file_out else {
+                bail!("--to sls needs --node-file-out FILE (SLS's node file)");
+            };
+            let mut nodes = create(nf)?;
+            let s = spindle_sim::trace::write_sls(&cfg, &jobs, &mut out, &mut nodes)?;
+            nodes
+                .flush()
+                .with_context(|| format!("writing {}", nf.display()))?;
+            format!(
+                "{} jobs ({} maps, {} reduces) on {} nodes in {} racks: {} and {}\n",
+                s.jobs,
+                s.maps,
+                s.reduces,
+                s.nodes,
+                s.racks,
+                a.out.display(),
+                nf.display()
+            )
+        }
+        TraceFormat::Rumen => {
+            let n = spindle_sim::trace::write_rumen(&cfg, &jobs, &mut out)?;
+            format!("{n} jobs: {}\n", a.out.display())
+        }
+    };
+    out.flush()
+        .with_context(|| format!("writing {}", a.out.display()))?;
+    emit(&line)
+}
+
+fn cmd_churn_bench(a: ChurnBenchArgs, limits: &Limits) -> Result<()> {
+    let (nodes, apps, heartbeats) = if a.quick {
+        (1_000, 100, 20_000)
+    } else {
+        (a.nodes, a.apps, a.heartbeats)
+    };
+    limits.check(nodes, apps.saturating_mul(a.maps), "churn-bench")?;
+    let spec = spindle_repro::churn::ChurnSpec {
+        policy: PolicyKind::from_name(&a.policy)?,
+        nodes,
+        apps,
+        maps: a.maps,
+        hosts_per_map: a.hosts_per_map,
+        heartbeats,
+        full_plans: a.full_plans,
+        plan_every: a.plan_every,
+        seed: a.seed,
+        ..Default::default()
+    };
+    let report = spindle_repro::churn::run(&spec)?;
+    match a.format {
+        Format::Json => emit(&(serde_json::to_string_pretty(&report)? + "\n")),
+        Format::Table => emit(&report.table()),
+    }
 }
 
 /// Job completion times of a long run: percentiles, and the mean by job

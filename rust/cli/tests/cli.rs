@@ -407,12 +407,12 @@ fn simulate_errors_name_the_input() {
     let o = spindle(&["simulate", "--workload", "pi"]);
     assert_eq!(
         stderr(&o).trim_end(),
-        "spindle: error: unknown workload \"pi\"; use fb2009-6h, wordcount, terasort, mixed or swim:FILE"
+        "spindle: error: unknown workload \"pi\"; use fb2009-6h, wordcount, terasort, mixed, swim:FILE, sls:FILE or rumen:FILE"
     );
     let o = spindle(&["simulate", "--network", "bar:x"]);
     assert_eq!(
         stderr(&o).trim_end(),
-        "spindle: error: --network must be `uplink` or `bar:Q` with Q a finite number >= 0 of milliseconds, got \"bar:x\""
+        "spindle: error: --network must be `uplink`, `flat` or `bar:Q` with Q a finite number >= 0 of milliseconds, got \"bar:x\""
     );
     let jobs = temp_file(
         "jobs.json",

@@ -71,6 +71,16 @@ pub struct Csr {
 }
 
 impl Csr {
+    /// From row offsets (`offsets[0] == 0`, non-decreasing, the last one
+    /// `targets.len()`) and the rows' targets laid end to end; `None` if
+    /// the offsets do not fit.
+    pub fn from_parts(offsets: Vec<u32>, targets: Vec<u32>) -> Option<Csr> {
+        let ok = offsets.first() == Some(&0)
+            && offsets.windows(2).all(|w| w[0] <= w[1])
+            && offsets.last().map(|&l| l as usize) == Some(targets.len());
+        ok.then_some(Csr { offsets, targets })
+    }
+
     /// Builds from one list per row.
     pub fn from_rows<R, I>(rows: R) -> Csr
     where

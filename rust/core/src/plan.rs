@@ -39,8 +39,23 @@ impl Assignment {
     /// (nobody else can run them), the widely replicated ones last, where an
     /// idle node can steal them without hurting anyone. Ties by task id.
     pub fn with_static_order(problem: &Problem, node_of: Vec<NodeId>) -> Assignment {
-        let mut order: Vec<TaskId> = (0..problem.num_tasks() as TaskId).collect();
-        order.sort_by_key(|&t| (problem.graph.task_nodes.degree(t as usize), t));
+        // A counting sort by degree (ids stay in order within a degree).
+        let degree = |t: usize| problem.graph.task_nodes.degree(t);
+        let n = problem.num_tasks();
+        let max = (0..n).map(degree).max().unwrap_or(0);
+        let mut start = vec![0usize; max + 2];
+        for t in 0..n {
+            start[degree(t) + 1] += 1;
+        }
+        for d in 0..=max {
+            start[d + 1] += start[d];
+        }
+        let mut order: Vec<TaskId> = vec![0; n];
+        for t in 0..n {
+            let d = degree(t);
+            order[start[d]] = t as TaskId;
+            start[d] += 1;
+        }
         Assignment::from_order(problem.num_nodes(), node_of, &order)
     }
 

@@ -19,6 +19,7 @@ use thiserror::Error;
 pub mod bar;
 pub mod beaumont;
 pub mod bench;
+pub mod churn;
 pub mod demo;
 pub mod fisch;
 pub mod fisch_static;

@@ -16,6 +16,25 @@ pub enum NetworkModel {
     /// BAR's model: remote read = local read + `q_ms * r`, r the remote reads
     /// running (this one included).
     Bar { q_ms: f64 },
+    /// A remote read costs what a local one does: task durations do not
+    /// depend on locality, as in Hadoop's Scheduler Load Simulator.
+    Flat,
+}
+
+/// A node of a cluster given by name (from a trace or an SLS node file).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NamedNode {
+    pub host: String,
+    /// Network location, `/rack` or `/dc/rack`.
+    pub rack: String,
+}
+
+/// Host and rack names of a cluster's nodes, and each node's rack index.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layout {
+    pub hosts: Vec<String>,
+    pub racks: Vec<String>,
+    pub node_rack: Vec<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -88,6 +107,11 @@ pub struct SimConfig {
     pub max_nodes: usize,
     /// Most maps and reduces in a workload (`--max-tasks`).
     pub max_tasks: usize,
+    /// Nodes by name (a trace's or an SLS node file's); `None`: `nodes`
+    /// nodes `node0001`... spread round-robin over `racks` racks `/rack0`...
+    /// When set, `nodes` and `racks` must be its node and rack counts
+    /// ([`SimConfig::set_topology`]).
+    pub topology: Option<Vec<NamedNode>>,
 }
 
 /// Defaults of the size limits: no cluster comes near them, and a run at
@@ -137,6 +161,7 @@ impl Default for SimConfig {
             delay: LocalityDelay::default(),
             max_nodes: DEFAULT_MAX_NODES,
             max_tasks: DEFAULT_MAX_TASKS,
+            topology: None,
         }
     }
 }
@@ -196,10 +221,57 @@ impl SimConfig {
     }
 
     pub fn host(&self, node: usize) -> String {
-        format!("node{:04}", node + 1)
+        match &self.topology {
+            Some(t) => t[node].host.clone(),
+            None => format!("node{:04}", node + 1),
+        }
     }
 
     pub fn rack(&self, node: usize) -> String {
-        format!("/rack{}", node % self.racks.max(1))
+        match &self.topology {
+            Some(t) => t[node].rack.clone(),
+            None => format!("/rack{}", node % self.racks.max(1)),
+        }
+    }
+
+    /// Uses `nodes` as the cluster (and sets `nodes` and `racks` from it).
+    pub fn set_topology(&mut self, nodes: Vec<NamedNode>) {
+        let racks: std::collections::HashSet<&str> =
+            nodes.iter().map(|n| n.rack.as_str()).collect();
+        self.racks = racks.len();
+        self.nodes = nodes.len();
+        self.topology = Some(nodes);
+    }
+
+    /// Every node's host and rack name, racks numbered in order of first
+    /// appearance (round-robin without a topology: node i on rack i mod racks).
+    pub fn layout(&self) -> Layout {
+        match &self.topology {
+            None => Layout {
+                hosts: (0..self.nodes).map(|i| self.host(i)).collect(),
+                racks: (0..self.racks).map(|r| format!("/rack{r}")).collect(),
+                node_rack: (0..self.nodes)
+                    .map(|i| (i % self.racks.max(1)) as u32)
+                    .collect(),
+            },
+            Some(t) => {
+                let mut index: std::collections::HashMap<&str, u32> = Default::default();
+                let mut racks = Vec::new();
+                let node_rack = t
+                    .iter()
+                    .map(|n| {
+                        *index.entry(n.rack.as_str()).or_insert_with(|| {
+                            racks.push(n.rack.clone());
+                            (racks.len() - 1) as u32
+                        })
+                    })
+                    .collect();
+                Layout {
+                    hosts: t.iter().map(|n| n.host.clone()).collect(),
+                    racks,
+                    node_rack,
+                }
+            }
+        }
     }
 }

@@ -12,7 +12,7 @@ use spindle_core::session::{ActivitiesReport, Planning, SessionEvent, ANY};
 use spindle_core::{AppId, Grant, Locality, Resources, Session, SessionConfig, SessionError};
 use thiserror::Error;
 
-use crate::config::{NetworkModel, SimConfig};
+use crate::config::{Layout, NetworkModel, SimConfig};
 use crate::report::{JobResult, SimMetrics, SimResult};
 use crate::workload::JobSpec;
 
@@ -276,19 +276,19 @@ fn validate_jobs(cfg: &SimConfig, jobs: &[JobSpec]) -> Result<(), SimError> {
             Some(p) => inputs.insert(p, ()).is_none(),
             None => true,
         };
-        let maps = if new_input {
-            j.input_bytes.div_ceil(cfg.block_size).max(1)
+        let maps = if new_input || j.tasks.is_some() {
+            j.maps(cfg.block_size)
         } else {
             0
         };
-        tasks += u128::from(maps) + u128::from(j.reduces);
+        tasks += u128::from(maps) + u128::from(j.reduce_count());
         // Asks count in i32, as YARN's do, whatever --max-tasks says.
         if tasks > cfg.max_tasks.min(i32::MAX as usize) as u128 {
             return bad(format!(
                 "job {:?} ({} bytes of input: {maps} maps, {} reduces) brings the workload past {} maps and reduces in all, the limit (--max-tasks)",
                 j.id,
                 j.input_bytes,
-                j.reduces,
+                j.reduce_count(),
                 cfg.max_tasks.min(i32::MAX as usize)
             ));
         }
@@ -321,6 +321,22 @@ fn validate(cfg: &SimConfig) -> Result<(), SimError> {
             "{} nodes is more than the limit of {} (--max-nodes)",
             cfg.nodes, cfg.max_nodes
         ));
+    }
+    if let Some(t) = &cfg.topology {
+        let racks: std::collections::HashSet<&str> = t.iter().map(|n| n.rack.as_str()).collect();
+        if t.len() != cfg.nodes || racks.len() != cfg.racks {
+            return bad(format!(
+                "the named cluster has {} nodes on {} racks, the configuration says {} on {}",
+                t.len(),
+                racks.len(),
+                cfg.nodes,
+                cfg.racks
+            ));
+        }
+        let mut seen = std::collections::HashSet::new();
+        if let Some(n) = t.iter().find(|n| !seen.insert(n.host.as_str())) {
+            return bad(format!("host {:?} appears twice in the cluster", n.host));
+        }
     }
     if cfg.nodes == 0 || cfg.racks == 0 || cfg.racks > cfg.nodes {
         return bad(format!(
@@ -385,9 +401,128 @@ fn validate(cfg: &SimConfig) -> Result<(), SimError> {
     Ok(())
 }
 
+/// A run's random streams, drawn from the seed in a fixed order: the
+/// simulation's own (JVM start-ups), each node's heartbeat phase, then the
+/// block placement. `trace --to sls` draws the same, so that a converted
+/// trace holds the replicas `simulate` places with that seed.
+pub struct Streams {
+    pub sim: ChaCha8Rng,
+    pub phases: Vec<u64>,
+    pub placement: ChaCha8Rng,
+}
+
+impl Streams {
+    pub fn draw(cfg: &SimConfig) -> Streams {
+        let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
+        let sim = ChaCha8Rng::seed_from_u64(rng.gen());
+        let phases = (0..cfg.nodes)
+            .map(|_| {
+                if cfg.random_phase {
+                    rng.gen_range(0..cfg.heartbeat_ms)
+                } else {
+                    0
+                }
+            })
+            .collect();
+        Streams {
+            sim,
+            phases,
+            placement: rng,
+        }
+    }
+}
+
+/// Where every job's input lives: blocks with their sizes and replica
+/// nodes, and each job's blocks (one per map).
+pub struct Blocks {
+    pub size: Vec<u64>,
+    pub replicas: Vec<Vec<u32>>,
+    pub per_job: Vec<Vec<u32>>,
+}
+
+/// Cuts each distinct input into blocks placed as HDFS does (jobs naming
+/// the same `input_path` share its blocks); a trace job's maps each get a
+/// block on the hosts the trace names (one `block_size` block unless the
+/// trace gives the bytes read). An unknown host is an error naming the job.
+pub fn place_blocks(
+    cfg: &SimConfig,
+    specs: &[JobSpec],
+    layout: &Layout,
+    rng: &mut ChaCha8Rng,
+) -> Result<Blocks, SimError> {
+    let placement = Placement::new(layout.node_rack.iter().map(|&r| r as usize).collect());
+    let node_of: HashMap<&str, u32> = layout
+        .hosts
+        .iter()
+        .enumerate()
+        .map(|(i, h)| (h.as_str(), i as u32))
+        .collect();
+    let mut out = Blocks {
+        size: Vec::new(),
+        replicas: Vec::new(),
+        per_job: Vec::with_capacity(specs.len()),
+    };
+    let mut files: HashMap<String, Vec<u32>> = HashMap::new();
+    let mut chosen = Vec::new();
+    let bs = cfg.block_size;
+    for (j, spec) in specs.iter().enumerate() {
+        if let Some(trace) = &spec.tasks {
+            let mut blocks = Vec::with_capacity(trace.maps.len());
+            for (m, task) in trace.maps.iter().enumerate() {
+                let mut replicas = Vec::with_capacity(task.hosts.len());
+                for h in &task.hosts {
+                    let Some(&n) = node_of.get(h.as_str()) else {
+                        return Err(SimError::Config(format!(
+                            "job {:?}: map {m} reads from host {h:?}, which is not in the cluster (give the cluster with --node-file)",
+                            spec.id
+                        )));
+                    };
+                    if !replicas.contains(&n) {
+                        replicas.push(n);
+                    }
+                }
+                out.size.push(task.input_bytes.unwrap_or(bs).max(1));
+                out.replicas.push(replicas);
+                blocks.push((out.size.len() - 1) as u32);
+            }
+            out.per_job.push(blocks);
+            continue;
+        }
+        let key = spec
+            .input_path
+            .clone()
+            .unwrap_or_else(|| format!("/job/{j}"));
+        let blocks = files.entry(key).or_insert_with(|| {
+            let n = spec.input_bytes.div_ceil(bs).max(1);
+            (0..n)
+                .map(|b| {
+                    let size = if b + 1 == n {
+                        spec.input_bytes - b * bs
+                    } else {
+                        bs
+                    };
+                    placement.place(rng, cfg.replication, &mut chosen);
+                    out.size.push(size.max(1));
+                    out.replicas
+                        .push(chosen.iter().map(|&n| n as u32).collect());
+                    (out.size.len() - 1) as u32
+                })
+                .collect()
+        });
+        out.per_job.push(blocks.clone());
+    }
+    Ok(out)
+}
+
 impl<'a> Sim<'a> {
     fn new(cfg: &'a SimConfig, specs: &'a [JobSpec]) -> Result<Sim<'a>, SimError> {
-        let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
+        let Streams {
+            sim: sim_rng,
+            phases,
+            mut placement,
+        } = Streams::draw(cfg);
+        let layout = cfg.layout();
+        let blocks = place_blocks(cfg, specs, &layout, &mut placement)?;
         let mut session = Session::new(SessionConfig {
             policy: cfg.policy,
             cost: cfg.cost,
@@ -405,26 +540,30 @@ impl<'a> Sim<'a> {
         if cfg.explain.is_some() {
             session.set_activities_capacity(EXPLAIN_ACTIVITIES);
         }
-        let node_rack: Vec<u32> = (0..cfg.nodes).map(|i| (i % cfg.racks) as u32).collect();
+        let Layout {
+            hosts,
+            racks,
+            node_rack,
+        } = layout;
         let mut sim = Sim {
             cfg,
             specs,
-            rng: ChaCha8Rng::seed_from_u64(rng.gen()),
+            rng: sim_rng,
             session,
             queue: BinaryHeap::new(),
             seq: 0,
             now: 0,
             events: 0,
-            hosts: (0..cfg.nodes).map(|i| cfg.host(i)).collect(),
-            racks: (0..cfg.racks).map(|r| format!("/rack{r}")).collect(),
+            hosts,
+            racks: racks.clone(),
             node_rack,
             nodes: Vec::with_capacity(cfg.nodes),
-            block_size: Vec::new(),
-            block_replicas: Vec::new(),
+            block_size: blocks.size,
+            block_replicas: blocks.replicas,
             jobs: Vec::with_capacity(specs.len()),
             job_of_app: Vec::new(),
             containers: Vec::new(),
-            rack_flows: vec![0; cfg.racks],
+            rack_flows: vec![0; racks.len()],
             remote_reads: 0,
             grants: Vec::with_capacity(16),
             log: cfg.record_events.then(Vec::new),
@@ -432,7 +571,7 @@ impl<'a> Sim<'a> {
             last_activity: 0,
             running: 0,
         };
-        for i in 0..cfg.nodes {
+        for (i, &phase) in phases.iter().enumerate() {
             let (host, rack) = (
                 sim.hosts[i].clone(),
                 sim.racks[sim.node_rack[i] as usize].clone(),
@@ -448,49 +587,19 @@ impl<'a> Sim<'a> {
             sim.nodes.push(Node {
                 free: cfg.node_capacity(),
             });
-            let phase = if cfg.random_phase {
-                rng.gen_range(0..cfg.heartbeat_ms)
-            } else {
-                0
-            };
             sim.push(phase, Ev::NodeHeartbeat(i as u32));
         }
-        sim.place_inputs(&mut rng);
+        sim.make_jobs(blocks.per_job);
         for (j, spec) in specs.iter().enumerate() {
             sim.push(spec.submit_ms, Ev::Submit(j as u32));
         }
         Ok(sim)
     }
 
-    /// Cuts each distinct input into blocks placed as HDFS does.
-    fn place_inputs(&mut self, rng: &mut ChaCha8Rng) {
-        let placement = Placement::new(self.node_rack.iter().map(|&r| r as usize).collect());
-        let mut files: HashMap<String, Vec<u32>> = HashMap::new();
-        let mut chosen = Vec::new();
-        for (j, spec) in self.specs.iter().enumerate() {
-            let key = spec
-                .input_path
-                .clone()
-                .unwrap_or_else(|| format!("/job/{j}"));
-            let bs = self.cfg.block_size;
-            let blocks = files.entry(key).or_insert_with(|| {
-                let n = spec.input_bytes.div_ceil(bs).max(1);
-                (0..n)
-                    .map(|b| {
-                        let size = if b + 1 == n {
-                            spec.input_bytes - b * bs
-                        } else {
-                            bs
-                        };
-                        placement.place(rng, self.cfg.replication, &mut chosen);
-                        self.block_size.push(size.max(1));
-                        self.block_replicas
-                            .push(chosen.iter().map(|&n| n as u32).collect());
-                        (self.block_size.len() - 1) as u32
-                    })
-                    .collect()
-            });
-            let blocks = blocks.clone();
+    /// The AM's view of each job: its blocks (from [`place_blocks`]), map
+    /// lists per host and rack, and its first asks.
+    fn make_jobs(&mut self, per_job: Vec<Vec<u32>>) {
+        for (spec, blocks) in self.specs.iter().zip(per_job) {
             let mut job = Job {
                 app: 0,
                 state: vec![MapState::Pending; blocks.len()],
@@ -506,7 +615,7 @@ impl<'a> Sim<'a> {
                 dirty_racks: Vec::new(),
                 any_maps: blocks.len() as i32,
                 any_dirty: true,
-                reduces: spec.reduces,
+                reduces: spec.reduce_count(),
                 reduces_asked: false,
                 reduces_assigned: 0,
                 reduces_done: 0,
@@ -741,7 +850,12 @@ impl<'a> Sim<'a> {
             };
             if assigned {
                 self.containers[cid as usize].launched_ms = self.now;
-                let up = self.now + self.jvm_delay();
+                // A trace task's duration includes its JVM start-up.
+                let up = if self.specs[j as usize].tasks.is_some() {
+                    self.now
+                } else {
+                    self.now + self.jvm_delay()
+                };
                 self.push(up, Ev::JvmUp(cid));
             } else {
                 self.release(cid)?;
@@ -963,7 +1077,15 @@ impl<'a> Sim<'a> {
                 let mb = self.block_size[block as usize] as f64 / MB;
                 let (read_ms, locality) = self.read(cid, node, block, mb)?;
                 let speed = self.cfg.speed(node as usize);
-                let compute_ms = mb * spec.profile.map_cpu_ms_per_mb() / speed;
+                let (read_ms, compute_ms) = match &spec.tasks {
+                    // The trace's duration is a node-local run: add what a
+                    // non-local read costs beyond a local one.
+                    Some(t) => (
+                        (read_ms - mb / self.cfg.disk_mb_s * 1000.0).max(0.0),
+                        t.maps[m as usize].duration_ms as f64,
+                    ),
+                    None => (read_ms, mb * spec.profile.map_cpu_ms_per_mb() / speed),
+                };
                 let done = self.after(read_ms.round() + compute_ms.round(), || {
                     format!(
                         "map {m} of job {:?} on {} would take {:e} ms (reading {:e} ms, computing {:e} ms at speed {speed:e})",
@@ -1011,6 +1133,10 @@ impl<'a> Sim<'a> {
         if replicas.contains(&node) {
             return Ok((local_ms, Locality::Node));
         }
+        if replicas.is_empty() {
+            // A trace task with no input: YARN books its ANY container off-switch.
+            return Ok((local_ms, Locality::OffSwitch));
+        }
         let my_rack = self.node_rack[node as usize];
         let rack_local = replicas
             .iter()
@@ -1021,6 +1147,7 @@ impl<'a> Sim<'a> {
             Locality::OffSwitch
         };
         let ms = match cfg.network {
+            NetworkModel::Flat => local_ms,
             NetworkModel::Bar { q_ms } => {
                 self.remote_reads += 1;
                 self.containers[cid as usize].flow = Some((u32::MAX, u32::MAX));
@@ -1071,6 +1198,22 @@ impl<'a> Sim<'a> {
         let j = c.job as usize;
         let spec = &self.specs[j];
         let job = &self.jobs[j];
+        if let (Some(t), Work::Reduce(r)) = (&spec.tasks, c.work) {
+            // The trace's duration from launch, its shuffle wait included;
+            // never before the job's last map.
+            let ms = t.reduces[r as usize].duration_ms;
+            let done = (c.jvm_up_ms.saturating_add(ms)).max(self.now + 1);
+            if done > HORIZON_MS {
+                return Err(SimError::Horizon {
+                    what: format!("a reduce of job {:?} would end at {done} ms", spec.id),
+                });
+            }
+            self.containers[cid as usize].done_ms = done;
+            self.containers[cid as usize].locality = Locality::OffSwitch;
+            self.running += 1;
+            self.push(done, Ev::TaskDone(cid));
+            return Ok(());
+        }
         let reduces = spec.reduces.max(1) as f64;
         let share_mb = spec.shuffle_bytes as f64 / reduces / MB;
         let shuffle_ms = share_mb / self.cfg.nic_mb_s * 1000.0;
@@ -1316,6 +1459,11 @@ pub fn run_static(
     validate(cfg)?;
     validate_jobs(cfg, std::slice::from_ref(spec))?;
     let bad = |m: String| SimError::Config(format!("static plan of job {:?}: {m}", spec.id));
+    if spec.tasks.is_some() {
+        return Err(bad(
+            "static plans run jobs shaped from their input bytes, not trace jobs".into(),
+        ));
+    }
     let slots = cfg.slots() as usize;
     if plan.len() != cfg.nodes * slots {
         return Err(bad(format!(

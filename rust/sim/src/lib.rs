@@ -22,6 +22,7 @@ pub mod engine;
 pub mod estimate;
 pub mod load;
 pub mod report;
+pub mod trace;
 pub mod workload;
 
 pub use config::{NetworkModel, SimConfig};
@@ -32,4 +33,5 @@ pub use engine::{
 pub use estimate::{estimator_errors, EstimateRun, EstimateSetup};
 pub use load::{scale_to_load, LoadScaling};
 pub use report::{JobResult, SimMetrics, SimResult};
+pub use trace::Loaded;
 pub use workload::{JobSpec, Profile, Workload, WorkloadError};

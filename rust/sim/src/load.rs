@@ -25,8 +25,37 @@ pub struct LoadScaling {
     pub factor: f64,
 }
 
-/// Estimated container time of `job`, in milliseconds.
+/// Container time of one map of `job` reading `bytes` locally on a node of
+/// `speed`, in milliseconds: mean JVM start-up, the read, the compute.
+pub fn map_ms(job: &JobSpec, cfg: &SimConfig, bytes: u64, speed: f64) -> f64 {
+    let jvm = (cfg.jvm_min_ms + cfg.jvm_max_ms) as f64 / 2.0;
+    let mb = bytes as f64 / MB;
+    jvm + mb / cfg.disk_mb_s * 1000.0 + mb * job.profile.map_cpu_ms_per_mb() / speed
+}
+
+/// Container time of one reduce of `job` once its maps are done, in
+/// milliseconds: mean JVM start-up, its share of the shuffle at the NIC's
+/// rate, the reduce, the output write.
+pub fn reduce_ms(job: &JobSpec, cfg: &SimConfig) -> f64 {
+    let jvm = (cfg.jvm_min_ms + cfg.jvm_max_ms) as f64 / 2.0;
+    let r = job.reduces.max(1) as f64;
+    let shuffle_mb = job.shuffle_bytes as f64 / MB / r;
+    jvm + shuffle_mb / cfg.nic_mb_s * 1000.0
+        + shuffle_mb * job.profile.reduce_cpu_ms_per_mb()
+        + job.output_bytes as f64 / MB / r / cfg.write_mb_s * 1000.0
+}
+
+/// Estimated container time of `job`, in milliseconds (a trace job: its
+/// tasks' durations).
 pub fn container_ms(job: &JobSpec, cfg: &SimConfig) -> f64 {
+    if let Some(t) = &job.tasks {
+        return t
+            .maps
+            .iter()
+            .chain(&t.reduces)
+            .map(|k| k.duration_ms as f64)
+            .sum();
+    }
     let jvm = (cfg.jvm_min_ms + cfg.jvm_max_ms) as f64 / 2.0;
     let input_mb = job.input_bytes as f64 / MB;
     let maps = job.input_bytes.div_ceil(cfg.block_size.max(1)).max(1) as f64;

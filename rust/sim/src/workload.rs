@@ -54,6 +54,28 @@ impl Profile {
     }
 }
 
+/// One task of a job read from a trace (SLS, Rumen): where its input lives
+/// and how long it ran.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TraceTask {
+    /// Hosts holding its input (SLS: `container.host`; Rumen: the
+    /// preferred locations); empty: no input, asked at ANY only.
+    pub hosts: Vec<String>,
+    /// Run time of the container from launch, JVM included, when its input
+    /// is read locally (the simulator adds the network's extra for a
+    /// non-local read; a reduce does not end before the job's last map).
+    pub duration_ms: u64,
+    /// Bytes it reads (Rumen's `hdfsBytesRead`); `None`: one block.
+    pub input_bytes: Option<u64>,
+}
+
+/// A job's tasks as a trace gives them, instead of a profile's shape.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct TraceTasks {
+    pub maps: Vec<TraceTask>,
+    pub reduces: Vec<TraceTask>,
+}
+
 /// One MapReduce job.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct JobSpec {
@@ -67,6 +89,10 @@ pub struct JobSpec {
     pub reduces: u32,
     pub profile: Profile,
     pub weight: f64,
+    /// Tasks read from a trace; `None`: cut from `input_bytes` and shaped
+    /// by `profile`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tasks: Option<Box<TraceTasks>>,
 }
 
 impl JobSpec {
@@ -83,6 +109,23 @@ impl JobSpec {
             reduces,
             profile,
             weight: 1.0,
+            tasks: None,
+        }
+    }
+
+    /// Reduces of the job: the trace's, else `reduces`.
+    pub fn reduce_count(&self) -> u32 {
+        match &self.tasks {
+            Some(t) => t.reduces.len() as u32,
+            None => self.reduces,
+        }
+    }
+
+    /// Maps of the job: the trace's, else one per block of `block_size`.
+    pub fn maps(&self, block_size: u64) -> u64 {
+        match &self.tasks {
+            Some(t) => t.maps.len() as u64,
+            None => self.input_bytes.div_ceil(block_size.max(1)).max(1),
         }
     }
 }
@@ -99,7 +142,7 @@ pub enum WorkloadError {
         line: usize,
         message: String,
     },
-    #[error("unknown workload {0:?}; use fb2009-6h, wordcount, terasort, mixed or swim:FILE")]
+    #[error("unknown workload {0:?}; use fb2009-6h, wordcount, terasort, mixed, swim:FILE, sls:FILE or rumen:FILE")]
     Unknown(String),
     #[error("{file}: {size}over the {limit}-byte limit (--max-input-bytes)", size = .size.map(|n| format!("{n} bytes, ")).unwrap_or_default())]
     TooLarge {
@@ -119,7 +162,7 @@ pub const MAX_INPUT_MB: f64 = 1e12;
 
 /// Reads `file` as text, at most `limit` bytes: the length is checked first,
 /// and a device or pipe (`/dev/zero`) is read only one byte past the limit.
-fn read_text(file: &str, limit: u64) -> Result<String, WorkloadError> {
+pub(crate) fn read_text(file: &str, limit: u64) -> Result<String, WorkloadError> {
     use std::io::Read;
     let io = |e: std::io::Error| WorkloadError::Read {
         file: file.to_string(),
@@ -171,6 +214,14 @@ pub enum Workload {
     Swim {
         file: String,
     },
+    /// A Scheduler Load Simulator trace (`crate::trace`).
+    Sls {
+        file: String,
+    },
+    /// A Rumen job trace (`crate::trace`).
+    Rumen {
+        file: String,
+    },
 }
 
 impl Workload {
@@ -180,12 +231,17 @@ impl Workload {
             "wordcount" => Ok(Workload::Wordcount),
             "terasort" => Ok(Workload::Terasort),
             "mixed" => Ok(Workload::Mixed),
-            _ => match s.strip_prefix("swim:") {
-                Some(file) if !file.is_empty() => Ok(Workload::Swim {
-                    file: file.to_string(),
-                }),
-                _ => Err(WorkloadError::Unknown(s.to_string())),
-            },
+            _ => {
+                let (kind, file) = s.split_once(':').unwrap_or((s, ""));
+                let file = file.to_string();
+                match kind {
+                    _ if file.is_empty() => Err(WorkloadError::Unknown(s.to_string())),
+                    "swim" => Ok(Workload::Swim { file }),
+                    "sls" => Ok(Workload::Sls { file }),
+                    "rumen" => Ok(Workload::Rumen { file }),
+                    _ => Err(WorkloadError::Unknown(s.to_string())),
+                }
+            }
         }
     }
 
@@ -227,6 +283,15 @@ impl Workload {
                 64,
             ),
             Workload::Swim { file } => parse_swim(file, &read_text(file, max_bytes)?, nodes)?,
+            // A trace names its own cluster: `crate::trace::load` reads both.
+            Workload::Sls { file } | Workload::Rumen { file } => {
+                return Err(WorkloadError::JobFile {
+                    file: file.clone(),
+                    message:
+                        "a trace workload: read it with trace::load, which gives its nodes too"
+                            .into(),
+                })
+            }
         };
         if let Some(n) = max_jobs {
             jobs.truncate(n);
@@ -341,6 +406,7 @@ pub fn parse_swim(file: &str, text: &str, nodes: usize) -> Result<Vec<JobSpec>, 
             reduces,
             profile: Profile::Generic,
             weight: 1.0,
+            tasks: None,
         });
     }
     Ok(jobs)
@@ -527,7 +593,7 @@ mod tests {
         );
         assert_eq!(
             Workload::parse("pi").unwrap_err().to_string(),
-            "unknown workload \"pi\"; use fb2009-6h, wordcount, terasort, mixed or swim:FILE"
+            "unknown workload \"pi\"; use fb2009-6h, wordcount, terasort, mixed, swim:FILE, sls:FILE or rumen:FILE"
         );
         assert_eq!(Workload::parse("fb2009-6h").unwrap(), Workload::Fb2009Hours);
         let jobs = Workload::Mixed.jobs(100, 1, None, u64::MAX).unwrap();

@@ -18,10 +18,14 @@
 //! - `free_cnt[p]` counts p's unassigned local tasks, so "p can take a free
 //!   task" is O(1); `cursor[p]` finds one in amortised O(1) since tasks are never
 //!   unassigned again.
-//! - The path search is a BFS over processors; when it fails, every processor
-//!   it reached is also stuck for good (its reachable set is closed and holds
-//!   no free task, and later augmentations cannot enter it), so they are all
-//!   removed at once and never searched again.
+//! - The path search follows distance labels (shortest augmenting paths,
+//!   as in max flow) instead of a BFS per augmentation; see `augment`.
+//!   Which nodes can gain a task depends only on the counts, not on which
+//!   tasks each holds, so every node ends with the counts the BFS gives.
+//! - A processor that cannot reach a free task is stuck for good (its
+//!   reachable set is closed and holds no free task, and later augmentations
+//!   cannot enter it); a gap in the labels finds such sets, and they are
+//!   never searched again.
 //! - Tasks without any replica are placed afterwards on the least loaded nodes
 //!   as remote tasks (MAKESPAN-ORIENTED has no local choice for them).
 
@@ -40,12 +44,15 @@ pub struct Asm1Workspace {
     cursor: Vec<u32>,
     count: Vec<u32>,
     dead: Vec<bool>,
-    stamp: Vec<u32>,
-    parent: Vec<NodeId>,
+    /// Distance labels, their current-arc cursors, and how many live nodes
+    /// hold each label (see `augment`).
+    label: Vec<u32>,
+    arc: Vec<u32>,
+    label_count: Vec<u32>,
     via: Vec<TaskId>,
+    /// The path being searched.
     queue: Vec<NodeId>,
     heap: BinaryHeap<Reverse<(OrdF64, NodeId)>>,
-    epoch: u32,
 }
 
 /// The ASM1 planner (local-only, makespan oriented).
@@ -101,12 +108,19 @@ pub fn semi_matching<'w>(problem: &Problem, ws: &'w mut Asm1Workspace) -> &'w [N
         if ws.dead[p as usize] {
             continue;
         }
-        if ws.augment(problem, p) {
+        // p goes on while it stays first in the heap's order (a node's
+        // finish rises once per wave of its slots): the same visits as
+        // popping it again, without the heap.
+        while ws.augment(problem, p) {
             assigned += 1;
             let c = &mut ws.count[p as usize];
             *c += 1;
-            let key = problem.unit_finish(p, *c + 1);
-            ws.heap.push(Reverse((OrdF64(key), p)));
+            let key = Reverse((OrdF64(problem.unit_finish(p, *c + 1)), p));
+            let first = assigned < matchable && ws.heap.peek().is_none_or(|top| key > *top);
+            if !first {
+                ws.heap.push(key);
+                break;
+            }
         }
     }
     place_unmatched(problem, &mut ws.owner, &mut ws.count);
@@ -124,12 +138,16 @@ impl Asm1Workspace {
         fill(&mut self.cursor, n_nodes, 0);
         fill(&mut self.count, n_nodes, 0);
         fill(&mut self.dead, n_nodes, false);
-        fill(&mut self.stamp, n_nodes, 0);
-        fill(&mut self.parent, n_nodes, NONE);
+        // Every path has at least one step: 1 is a valid lower bound.
+        fill(&mut self.label, n_nodes, 1);
+        fill(&mut self.arc, n_nodes, 0);
+        fill(&mut self.label_count, n_nodes + 2, 0);
+        if n_nodes > 0 {
+            self.label_count[1] = n_nodes as u32;
+        }
         fill(&mut self.via, n_nodes, NONE);
         self.queue.clear();
         self.heap.clear();
-        self.epoch = 0;
     }
 
     /// Number of tasks each node holds after the last run.
@@ -154,61 +172,113 @@ impl Asm1Workspace {
         }
     }
 
-    /// Applies the shortest alternating path from `p` to an unassigned task, if
+    /// Applies a shortest alternating path from `p` to an unassigned task, if
     /// any: p gains one task, every other node on the path keeps its count.
+    ///
+    /// The search follows distance labels (the shortest-augmenting-path
+    /// method of max flow): `label[u]` is a lower bound on the length of
+    /// u's shortest alternating path, 1 for a node with a free task. From p
+    /// it steps to an owner labelled one less (each node keeps a current-arc
+    /// cursor into its task row), raising a node's label when it has no such
+    /// step; a path of `label[p]` steps is then a shortest one. A label
+    /// value no node holds any more (a gap) cuts off every node above it
+    /// from the free tasks: they are removed for good, as in Algorithm 1.
+    /// A BFS per augmentation (the direct reading) rescans whole rows on
+    /// every call; with three replicas spread over the cluster that was
+    /// seconds per million tasks.
     fn augment(&mut self, problem: &Problem, p: NodeId) -> bool {
         if self.free_cnt[p as usize] > 0 {
             let t = self.take_free_task(problem, p);
             self.assign(problem, t, p);
             return true;
         }
-        self.epoch += 1;
-        let epoch = self.epoch;
-        self.stamp[p as usize] = epoch;
         self.queue.clear();
         self.queue.push(p);
-        let mut head = 0;
-        let mut found = NONE;
-        'bfs: while head < self.queue.len() {
-            let u = self.queue[head];
-            head += 1;
-            for &t in problem.local_tasks(u) {
+        loop {
+            if self.dead[p as usize] {
+                return false;
+            }
+            let Some(&u) = self.queue.last() else {
+                return false;
+            };
+            let ui = u as usize;
+            if self.dead[ui] {
+                self.queue.pop();
+                continue;
+            }
+            if self.free_cnt[ui] > 0 {
+                break;
+            }
+            let row = problem.local_tasks(u);
+            let want = self.label[ui].wrapping_sub(1);
+            let mut c = self.arc[ui] as usize;
+            let mut next = NONE;
+            while c < row.len() {
                 // u has no free task, so every neighbour task has an owner.
-                let o = self.owner[t as usize];
-                if o == u {
-                    continue;
+                let o = self.owner[row[c] as usize];
+                if o != u && !self.dead[o as usize] && self.label[o as usize] == want {
+                    next = o;
+                    break;
                 }
-                let oi = o as usize;
-                if self.dead[oi] || self.stamp[oi] == epoch {
-                    continue;
-                }
-                self.stamp[oi] = epoch;
-                self.parent[oi] = u;
-                self.via[oi] = t;
-                if self.free_cnt[oi] > 0 {
-                    found = o;
-                    break 'bfs;
-                }
-                self.queue.push(o);
+                c += 1;
+            }
+            self.arc[ui] = c as u32;
+            if next != NONE {
+                self.via[next as usize] = row[c];
+                self.queue.push(next);
+                continue;
+            }
+            self.relabel(problem, u);
+            if u != p {
+                // The step into u is no longer admissible: back up.
+                self.queue.pop();
             }
         }
-        if found == NONE {
-            for i in 0..self.queue.len() {
-                let u = self.queue[i];
-                self.dead[u as usize] = true;
-            }
+        let path = std::mem::take(&mut self.queue);
+        let Some(&found) = path.last() else {
             return false;
-        }
+        };
         let f = self.take_free_task(problem, found);
         self.assign(problem, f, found);
-        let mut x = found;
-        while x != p {
-            let t = self.via[x as usize];
-            let y = self.parent[x as usize];
-            self.owner[t as usize] = y;
-            x = y;
+        for w in path.windows(2) {
+            self.owner[self.via[w[1] as usize] as usize] = w[0];
         }
+        self.queue = path;
         true
+    }
+
+    /// Raises `u`'s label to one more than its lowest live neighbour's (or
+    /// removes it if it has none), then removes every node above a gap.
+    fn relabel(&mut self, problem: &Problem, u: NodeId) {
+        let ui = u as usize;
+        let mut lowest = u32::MAX;
+        for &t in problem.local_tasks(u) {
+            let o = self.owner[t as usize];
+            if o != u && !self.dead[o as usize] {
+                lowest = lowest.min(self.label[o as usize]);
+            }
+        }
+        let old = self.label[ui];
+        self.label_count[old as usize] -= 1;
+        let n = self.label.len() as u32;
+        if lowest >= n {
+            // No path can be longer than the node count.
+            self.dead[ui] = true;
+        } else {
+            self.label[ui] = lowest + 1;
+            self.label_count[lowest as usize + 1] += 1;
+            self.arc[ui] = 0;
+        }
+        if self.label_count[old as usize] == 0 {
+            // Labels fall by at most one per step of a path, so no node
+            // above `old` reaches a free task.
+            for v in 0..self.label.len() {
+                if !self.dead[v] && self.label[v] > old {
+                    self.dead[v] = true;
+                    self.label_count[self.label[v] as usize] -= 1;
+                }
+            }
+        }
     }
 }
 
@@ -312,5 +382,98 @@ mod tests {
         assert_eq!(semi_matching(&p1, &mut ws).len(), 3);
         assert_eq!(semi_matching(&p2, &mut ws), &[2, 2]);
         assert_eq!(ws.counts(), &[0, 0, 2]);
+    }
+
+    /// Algorithm 1 read directly: a BFS per augmentation, the reached set
+    /// removed when it fails. The per-node counts of the label search must
+    /// be these (which nodes can gain a task depends on the counts only).
+    fn reference_counts(problem: &Problem) -> Vec<u32> {
+        let (n, m) = (problem.num_nodes(), problem.num_tasks());
+        let mut owner = vec![NONE; m];
+        let mut count = vec![0u32; n];
+        let mut dead = vec![false; n];
+        let mut heap: BinaryHeap<Reverse<(OrdF64, NodeId)>> = (0..n as NodeId)
+            .map(|p| Reverse((OrdF64(problem.unit_finish(p, 1)), p)))
+            .collect();
+        while let Some(Reverse((_, p))) = heap.pop() {
+            if dead[p as usize] {
+                continue;
+            }
+            let mut parent = vec![(NONE, NONE); n];
+            let mut seen = vec![false; n];
+            seen[p as usize] = true;
+            let mut queue = std::collections::VecDeque::from([p]);
+            let mut reached = vec![p];
+            let mut done = None;
+            'bfs: while let Some(u) = queue.pop_front() {
+                for &t in problem.local_tasks(u) {
+                    match owner[t as usize] {
+                        NONE => {
+                            done = Some((u, t));
+                            break 'bfs;
+                        }
+                        o if o != u && !dead[o as usize] && !seen[o as usize] => {
+                            seen[o as usize] = true;
+                            parent[o as usize] = (u, t);
+                            reached.push(o);
+                            queue.push_back(o);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            let Some((mut u, t)) = done else {
+                for r in reached {
+                    dead[r as usize] = true;
+                }
+                continue;
+            };
+            owner[t as usize] = u;
+            while u != p {
+                let (w, t) = parent[u as usize];
+                owner[t as usize] = w;
+                u = w;
+            }
+            count[p as usize] += 1;
+            let key = problem.unit_finish(p, count[p as usize] + 1);
+            heap.push(Reverse((OrdF64(key), p)));
+        }
+        count
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+        /// Random replicas, loads and slots: the label search ends with the
+        /// counts of the direct BFS, every task local and on a replica.
+        #[test]
+        fn label_search_matches_bfs(
+            nodes in 1usize..12,
+            tasks in proptest::collection::vec(proptest::collection::vec(0u32..12, 0..4), 0..60),
+            loads in proptest::collection::vec(0u32..4, 12),
+            slots in proptest::collection::vec(1u32..4, 12),
+        ) {
+            let replicas: Vec<Vec<NodeId>> = tasks
+                .iter()
+                .map(|r| {
+                    let mut r: Vec<NodeId> = r.iter().map(|&x| x % nodes as u32).collect();
+                    r.sort_unstable();
+                    r.dedup();
+                    r
+                })
+                .collect();
+            let mut p = Problem::uniform(nodes, &replicas, CostModel::default());
+            p.node_load = loads[..nodes].iter().map(|&l| f64::from(l)).collect();
+            p.node_slots = slots[..nodes].to_vec();
+            let mut ws = Asm1Workspace::default();
+            let node_of = semi_matching(&p, &mut ws).to_vec();
+            let mut local = vec![0u32; nodes];
+            for (t, &n) in node_of.iter().enumerate() {
+                if !replicas[t].is_empty() {
+                    proptest::prop_assert!(replicas[t].contains(&n));
+                    local[n as usize] += 1;
+                }
+            }
+            proptest::prop_assert_eq!(local, reference_counts(&p));
+        }
     }
 }

@@ -557,6 +557,9 @@ impl Session {
         let g = &mut self.apps[app as usize].groups[gi];
         let crossed = name.is_none() && (g.any > 0) != (count > 0);
         let mut resized = false;
+        // The group begins asking for this host: index it (a group already
+        // asking is indexed, and stays so while it asks).
+        let mut began = false;
         // The ask asks for more: new work that incremental planning may queue.
         let grew;
         let changed = match name {
@@ -598,10 +601,11 @@ impl Session {
                     }
                 }
                 grew = count > old;
+                began = old <= 0 && count > 0;
                 old != count
             }
         };
-        if let Some(id) = name.filter(|_| count > 0) {
+        if let Some(id) = name.filter(|_| began) {
             self.note_asking(id, app, priority);
         }
         if grew {

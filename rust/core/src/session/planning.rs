@@ -495,11 +495,15 @@ impl PlanRequest {
             let next = rank.len();
             rank.entry(g.app).or_insert(next);
         }
+        // Each group's application rank, looked up once (not per task).
+        let group_rank: Vec<usize> = self.groups.iter().map(|g| rank[&g.app]).collect();
         // Tasks in application order: S-PC's placement takes them so.
         let mut by_rank: Vec<usize> = (0..self.groups.len()).collect();
-        by_rank.sort_by_key(|&k| rank[&self.groups[k].app]);
+        by_rank.sort_by_key(|&k| group_rank[k]);
         let mut refs: Vec<(u32, u32)> = Vec::new();
-        let mut rows: Vec<Vec<NodeId>> = Vec::new();
+        // The task-to-replica rows, built flat (no vector per task).
+        let mut row_start: Vec<u32> = vec![0];
+        let mut row_nodes: Vec<NodeId> = Vec::new();
         for k in by_rank {
             let g = &self.groups[k];
             // Asks with no location (reducers) have nothing to place: the
@@ -515,14 +519,14 @@ impl PlanRequest {
             for t in pending.take(g.any.max(0) as usize) {
                 upto = t + 1;
                 refs.push((k as u32, t as u32));
-                rows.push(
+                row_nodes.extend(
                     replicas
                         .of(t)
                         .iter()
                         .map(|&r| dense_of[r as usize])
-                        .filter(|&d| d != NONE)
-                        .collect(),
+                        .filter(|&d| d != NONE),
                 );
+                row_start.push(row_nodes.len() as u32);
             }
             if self.policy == PolicyKind::Asm1 {
                 result.covered.push(Covered {
@@ -538,7 +542,10 @@ impl PlanRequest {
             return result;
         }
         problem.task_size = vec![1.0; refs.len()];
-        problem.graph = Bipartite::new(live.len(), Csr::from_rows(rows));
+        let Some(rows) = Csr::from_parts(row_start, row_nodes) else {
+            return result;
+        };
+        problem.graph = Bipartite::new(live.len(), rows);
         let Some(planner) = self.policy.planner() else {
             return result;
         };
@@ -560,7 +567,7 @@ impl PlanRequest {
                         task,
                         locality: problem.locality(t, d as NodeId),
                     };
-                    (rank[&g.app], pos, slot)
+                    (group_rank[k as usize], pos, slot)
                 })
                 .collect();
             slots.sort_by_key(|&(r, pos, _)| (r, pos));
