@@ -93,6 +93,24 @@ public final class MockCluster implements AutoCloseable {
     return table;
   }
 
+  private static File stores;
+
+  /** A scratch directory of this JVM's own for the RM's file stores. */
+  private static synchronized File storeDir() throws IOException {
+    if (stores == null) {
+      stores = Files.createTempDirectory("spindle-mockrm").toFile();
+      final java.nio.file.Path root = stores.toPath();
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        try (java.util.stream.Stream<java.nio.file.Path> all = Files.walk(root)) {
+          all.sorted(Collections.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+          // a scratch directory left in /tmp is harmless
+        }
+      }));
+    }
+    return stores;
+  }
+
   public static YarnConfiguration conf(Sched s) throws IOException {
     YarnConfiguration conf = new YarnConfiguration();
     conf.set(YarnConfiguration.RM_SCHEDULER, s.className);
@@ -107,6 +125,12 @@ public final class MockCluster implements AutoCloseable {
     conf.setInt(YarnConfiguration.RM_AM_MAX_ATTEMPTS, 2);
     // The FairScheduler's queue per user would be root.root here (we run as root).
     conf.setBoolean("yarn.scheduler.fair.user-as-default-queue", false);
+    // The RM's node-attribute store defaults to /tmp/hadoop-yarn-$USER, which
+    // every MockRM on the machine shares: two test JVMs at once broke each
+    // other's mirror file (FileNotFoundException on nodeattribute.mirror.writing).
+    String store = storeDir().toURI().toString();
+    conf.set("yarn.node-attribute.fs-store.root-dir", store + "node-attribute/");
+    conf.set("yarn.node-labels.fs-store.root-dir", store + "node-labels/");
     String lib = System.getProperty("spindle.library.path", "");
     if (!lib.isEmpty()) {
       conf.set(SpindleSettings.LIBRARY_PATH, lib);
