@@ -7,8 +7,8 @@ use std::sync::Arc;
 use crate::model::{NodeId, NONE};
 
 use super::{
-    bad_name, AppId, AppState, Counts, Group, JobOrder, NodeState, Pool, Replicas, Resources,
-    Session, SessionError, ANY, OVERTAKE_BOUND,
+    bad_name, AppId, AppState, Counts, Group, GroupScratch, JobOrder, NodeState, Pool, Replicas,
+    Resources, Session, SessionError, ANY, OVERTAKE_BOUND,
 };
 
 impl Session {
@@ -81,9 +81,9 @@ impl Session {
             self.node_by_name[name as usize] = id;
             id
         };
-        if self.dynamic.priced {
+        if let Some(d) = &mut self.durations {
             let slots = capacity.slots_of(&Resources::new(1, 1));
-            self.durations.node_added(id, slots);
+            d.node_added(id, slots);
         }
         self.index_asking(name);
         self.alive_nodes += 1;
@@ -103,7 +103,9 @@ impl Session {
         n.queue.clear();
         self.running_total -= n.running as u64;
         n.running = 0;
-        self.durations.node_removed(node);
+        if let Some(d) = &mut self.durations {
+            d.node_removed(node);
+        }
         self.cluster_slots = None;
         self.incr.slots = None;
         self.dirty = true;
@@ -201,15 +203,16 @@ impl Session {
             explained: u64::MAX,
         });
         self.app_by_name.insert(app.to_string(), id);
-        if self.dynamic.priced {
-            self.durations.app_added(id);
+        if let Some(d) = &mut self.durations {
+            d.app_added(id);
         }
         self.later_grants.push();
         // Room for every app in the busy list, so heartbeats never grow it.
         self.busy
             .reserve(self.apps.len().saturating_sub(self.busy.len()));
-        self.fair_order
-            .reserve(self.apps.len().saturating_sub(self.fair_order.len()));
+        if let Some(rule) = &mut self.rule {
+            rule.reserve(self.apps.len());
+        }
         self.rebuild_app_order();
         self.dirty = true;
         Ok(id)
@@ -463,14 +466,13 @@ impl Session {
                         capability,
                         relax: true,
                         any: 0,
-                        missed: 0,
                         counts: Counts::default(),
                         pool: Pool::default(),
                         exact: false,
                         first_free: 0,
                         wait_from: now,
                         stall_logged: false,
-                        fair_level: None,
+                        scratch: GroupScratch::default(),
                         queued_upto: 0,
                         grew_gen: 0,
                         listed: false,
@@ -697,8 +699,8 @@ impl Session {
         self.apps[app as usize].container_started(now);
         self.nodes[node as usize].running += 1;
         self.running_total += 1;
-        if self.dynamic.priced {
-            self.durations.started(node, app, now);
+        if let Some(d) = &mut self.durations {
+            d.started(node, app, now);
         }
         Ok(())
     }
@@ -724,8 +726,8 @@ impl Session {
         }
         n.running -= 1;
         self.running_total -= 1;
-        if self.dynamic.priced {
-            self.durations.finished(node, app, self.now_ms);
+        if let Some(d) = &mut self.durations {
+            d.finished(node, app, self.now_ms);
         }
         Ok(())
     }

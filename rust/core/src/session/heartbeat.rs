@@ -5,9 +5,9 @@
 //! queue; else the policy's free-slot answer (steal, spill, delay, ...).
 
 use super::events::adjust_askers;
+use super::rule_view::RuleView;
 use super::*;
 use crate::policy::asm1_priced::{remote_factor, start_delay_waves, take_remote, Price};
-use crate::policy::compile_time::Dispatcher;
 use crate::policy::ClusterView;
 
 /// How often (ms of heartbeat time) the stall detector looks.
@@ -83,8 +83,7 @@ impl Session {
                 },
             };
             self.commit(node, pick, &mut free, out);
-            if self.dynamic.fair {
-                // yarn.scheduler.fair.assignmultiple is false by default.
+            if !self.rule.as_ref().is_none_or(|r| r.assign_multiple()) {
                 break;
             }
         }
@@ -413,10 +412,17 @@ impl Session {
     }
 
     /// The policy's decision once the node's queue is empty: its
-    /// [`FreeSlot`](crate::policy::FreeSlot), carried out by its `decide`
-    /// on this engine's [`ClusterView`] ([`SessionView`]).
+    /// [`HeartbeatRule`](crate::policy::HeartbeatRule) if it has one (on a
+    /// [`RuleView`]), else its [`FreeSlot`](crate::policy::FreeSlot),
+    /// carried out by its `decide` on this engine's [`ClusterView`]
+    /// ([`SessionView`]).
     #[inline]
     pub(super) fn fallback(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
+        if let Some(mut rule) = self.rule.take() {
+            let pick = rule.free_slot(&mut RuleView::new(self, node, free));
+            self.rule = Some(rule);
+            return pick.map(Slot::from);
+        }
         let f = self.dynamic.free_slot;
         f.decide(&mut SessionView { s: self, free }, node)
     }
@@ -505,11 +511,14 @@ impl Session {
                 let s = Slot { locality, ..s };
                 self.valid(me, &s).then_some((i, s))
             })?;
-        let cluster = self.durations.mean_ms();
-        let (holder_ms, task_ms) = match cluster {
+        let durations = self.durations.as_ref();
+        let (holder_ms, task_ms) = match durations.and_then(|d| d.mean_ms()) {
             // Before any container finished, in units of one duration.
             None => (1.0, 1.0),
-            Some(all) => (all, self.durations.app_mean_ms(s.app).unwrap_or(all)),
+            Some(all) => {
+                let app = durations.and_then(|d| d.app_mean_ms(s.app));
+                (all, app.unwrap_or(all))
+            }
         };
         // Its planned holder, or another that steals it once its queue is done.
         let at = |h: &NodeState, ahead: usize| {
@@ -614,84 +623,8 @@ impl Session {
         }
     }
 
-    /// CapacityScheduler delay scheduling (see `policy::delay`): each app in
-    /// FIFO order, each priority, counts a missed opportunity and takes the
-    /// most local level the delay allows.
-    fn delayed(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
-        let rule = self.cfg.delay;
-        let num_nodes = self.alive_nodes;
-        self.serve_fifo(node, free, |g, n| {
-            g.missed += 1;
-            let offer = Offer {
-                missed: g.missed,
-                num_nodes,
-                outstanding_any: g.any as u32,
-                unique_location_asks: g.counts.len() as u32 + 1,
-            };
-            let level = if g.asked(n.name) {
-                Locality::Node
-            } else if g.relax && g.asked(n.rack) && rule.allows(Locality::Rack, &offer) {
-                Locality::Rack
-            } else if g.relax && rule.allows(Locality::OffSwitch, &offer) {
-                Locality::OffSwitch
-            } else {
-                return None;
-            };
-            if level != Locality::OffSwitch {
-                g.missed = 0;
-            }
-            Some(level)
-        })
-    }
-
-    /// A compile-time dispatcher's rule at a heartbeat, as
-    /// `policy::compile_time::dispatch` plays it: a task local to this node
-    /// from any application, else the rule decides whether the node takes a
-    /// remote task (rack-local first) or waits for the next heartbeat. DS's
-    /// delay counter is the dispatcher's, reset by every launch. Reducers
-    /// (asks with no location) are never delayed.
-    fn dispatch(&mut self, node: NodeId, free: &Resources, rule: Rule) -> Option<Slot> {
-        if self.askers[self.nodes[node as usize].name as usize] > 0 {
-            if let Some(s) = self.serve_asking(node, free) {
-                self.ds_skips = 0;
-                return Some(s);
-            }
-        }
-        let go = match rule {
-            Rule::Any => true,
-            Rule::Delay { threshold } => {
-                self.ds_skips = self.ds_skips.saturating_add(1);
-                self.ds_skips > threshold
-            }
-            Rule::Gcc { utilization } => {
-                let slots = self.cluster_slots();
-                let idle = slots.saturating_sub(self.running_total) as f64;
-                idle >= ((1.0 - utilization.clamp(0.0, 1.0)) * slots as f64 - 1e-9).ceil()
-            }
-        };
-        if !go {
-            if self.location_less == 0 {
-                return None;
-            }
-            return self.serve_fifo(node, free, |g, _| {
-                g.counts.is_empty().then_some(Locality::OffSwitch)
-            });
-        }
-        let s = self.serve_fifo(node, free, |g, n| {
-            if g.relax && g.asked(n.rack) {
-                Some(Locality::Rack)
-            } else if g.relax || g.counts.is_empty() {
-                Some(Locality::OffSwitch)
-            } else {
-                None
-            }
-        })?;
-        self.ds_skips = 0;
-        Some(s)
-    }
-
     /// Containers of the smallest ask that the live nodes hold.
-    fn cluster_slots(&mut self) -> u64 {
+    pub(super) fn cluster_slots(&mut self) -> u64 {
         if let Some(s) = self.cluster_slots {
             return s;
         }
@@ -704,57 +637,6 @@ impl Session {
             .sum();
         self.cluster_slots = Some(s);
         s
-    }
-
-    /// The FairScheduler (see `policy::fair`): applications by usage over
-    /// weight, then submission; each priority that fits counts an
-    /// opportunity and takes the most local level its allowed level permits.
-    fn fair(&mut self, node: NodeId, free: &Resources, rule: FairLocality) -> Option<Slot> {
-        let mut order = std::mem::take(&mut self.fair_order);
-        order.clear();
-        order.extend_from_slice(&self.busy);
-        let apps = &self.apps;
-        // Unstable sort: no allocation, and the rank makes keys distinct.
-        order.sort_unstable_by(|&x, &y| {
-            let (a, b) = (&apps[x as usize], &apps[y as usize]);
-            (a.running as f64 / a.weight)
-                .total_cmp(&(b.running as f64 / b.weight))
-                .then(self.rank[x as usize].cmp(&self.rank[y as usize]))
-        });
-        let nodes = self.alive_nodes;
-        let n = &self.nodes[node as usize];
-        let mut pick = None;
-        'apps: for &app in &order {
-            for (gi, g) in self.apps[app as usize].groups.iter_mut().enumerate() {
-                // hasContainerForNode: asks left, and a place this node can serve.
-                if g.any <= 0 || !free.fits(&g.capability) || !(g.relax || g.asked(n.rack)) {
-                    continue;
-                }
-                g.missed += 1;
-                let allowed = rule.allowed(&mut g.fair_level, &mut g.missed, nodes);
-                let locality = if g.asked(n.name) && g.asked(n.rack) {
-                    Locality::Node
-                } else if !g.relax {
-                    continue;
-                } else if g.asked(n.rack) && allowed != Locality::Node {
-                    Locality::Rack
-                } else if g.counts.is_empty() || allowed == Locality::OffSwitch {
-                    Locality::OffSwitch
-                } else {
-                    continue;
-                };
-                pick = Some(Slot {
-                    app,
-                    group: gi as u32,
-                    priority: g.priority,
-                    task: NONE,
-                    locality,
-                });
-                break 'apps;
-            }
-        }
-        self.fair_order = order;
-        pick
     }
 
     /// Visits applications in FIFO order and their priorities in order, as
@@ -887,8 +769,8 @@ impl Session {
     /// which is marked started: a guess, since the AM picks its own task
     /// (see `revive_exact`). Returns the group's priority and container size.
     pub(super) fn book(&mut self, node: NodeId, s: Slot) -> (i32, Resources) {
-        if self.dynamic.priced {
-            self.durations.started(node, s.app, self.now_ms);
+        if let Some(d) = &mut self.durations {
+            d.started(node, s.app, self.now_ms);
         }
         let n = &mut self.nodes[node as usize];
         n.running += 1;
@@ -953,7 +835,9 @@ impl Session {
             Locality::OffSwitch => {}
         }
         self.busy_stale |= became_empty;
-        FairLocality::granted(&mut g.fair_level, s.locality);
+        if let Some(rule) = &self.rule {
+            rule.granted(&mut g.scratch, s.locality);
+        }
         g.wait_from = self.now_ms;
         g.stall_logged = false;
         g.any -= 1;
@@ -997,22 +881,5 @@ impl ClusterView for SessionView<'_> {
     #[inline]
     fn priced(&mut self, node: NodeId) -> Option<Slot> {
         self.s.priced(node, self.free)
-    }
-
-    #[inline]
-    fn delay(&mut self, node: NodeId) -> Option<Slot> {
-        self.s.delayed(node, self.free)
-    }
-
-    #[inline]
-    fn fair(&mut self, node: NodeId, rule: FairLocality) -> Option<Slot> {
-        self.s.fair(node, self.free, rule)
-    }
-
-    /// DS's threshold over the live nodes.
-    #[inline]
-    fn dispatch(&mut self, node: NodeId, rule: Dispatcher) -> Option<Slot> {
-        let nodes = self.s.alive_nodes as usize;
-        self.s.dispatch(node, self.free, rule.rule(nodes))
     }
 }

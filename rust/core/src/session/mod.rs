@@ -25,9 +25,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::{CostModel, Locality, NodeId, NONE};
 use crate::policy::asm1_priced::Durations;
-use crate::policy::compile_time::Rule;
-use crate::policy::delay::{LocalityDelay, Offer};
-use crate::policy::fair::FairLocality;
+use crate::policy::delay::LocalityDelay;
+use crate::policy::heartbeat_rule::{GroupScratch, HeartbeatRule, Pick};
 use crate::policy::{Dynamic, PolicyKind};
 
 /// Dense application index, given by [`Session::add_app`].
@@ -314,6 +313,19 @@ struct Slot {
     locality: Locality,
 }
 
+/// A heartbeat rule's pick: no planned task.
+impl From<Pick> for Slot {
+    fn from(p: Pick) -> Slot {
+        Slot {
+            app: p.app,
+            group: p.group,
+            priority: p.priority,
+            task: NONE,
+            locality: p.locality,
+        }
+    }
+}
+
 struct NodeState {
     host: String,
     name: u32,
@@ -449,8 +461,6 @@ struct Group {
     capability: Resources,
     relax: bool,
     any: i32,
-    /// Scheduling opportunities missed since the last local grant (delay scheduling).
-    missed: u32,
     /// Host and rack ask counts by interned name.
     counts: Counts,
     pool: Pool,
@@ -463,8 +473,9 @@ struct Group {
     wait_from: i64,
     /// The stall detector has named this group since its last container.
     stall_logged: bool,
-    /// FairScheduler's allowed locality level (`None` before its first offer).
-    fair_level: Option<Locality>,
+    /// The policy's heartbeat rule's state for this group (missed
+    /// opportunities, the FairScheduler's allowed level).
+    scratch: GroupScratch,
     /// Incremental planning (ASM1): pool tasks below this index were
     /// queued, by the last plan or by an insertion since.
     queued_upto: usize,
@@ -663,15 +674,11 @@ pub struct Session {
     overdue: Vec<(u32, AppId, u32)>,
     /// Heartbeat time of the last look for overdue groups.
     overdue_checked: i64,
-    /// Skips since the last remote or local launch (DS's delay counter).
-    ds_skips: u32,
     /// Containers granted and not finished, over live nodes (GCC).
     running_total: u64,
     /// Containers of the smallest ask the live nodes hold; `None` once a
     /// node or the smallest ask changed (GCC recomputes it).
     cluster_slots: Option<u64>,
-    /// The FairScheduler's visiting order (reused buffer).
-    fair_order: Vec<AppId>,
     /// Per interned host or rack name: how many ask groups with containers
     /// left at ANY ask for it, so a local-only policy skips the FIFO visit at
     /// a node nobody asks for.
@@ -712,8 +719,13 @@ pub struct Session {
     spc_fallback: bool,
     /// Most LP jobs under [`JobOrder::Spc`] ([`SPC_MAX_LP_JOBS`]).
     spc_max_jobs: usize,
-    /// Observed container durations (kept for priced locality waits).
-    durations: Durations,
+    /// Observed container durations, kept for priced locality waits
+    /// (`Some` under [`FreeSlot::Priced`](crate::policy::FreeSlot::Priced)).
+    durations: Option<Durations>,
+    /// The policy's own decision at a free slot, with its state
+    /// ([`crate::policy::Policy::heartbeat_rule`]); `None`: its
+    /// [`FreeSlot`](crate::policy::FreeSlot) answer over the plan.
+    rule: Option<Box<dyn HeartbeatRule>>,
     /// ASM1's incremental insertions between plans.
     incr: incremental::Incremental,
     /// Why idle heartbeats granted nothing (bounded ring).
@@ -731,6 +743,7 @@ mod incremental_tests;
 pub mod job_order;
 mod placement;
 mod planning;
+mod rule_view;
 mod spc_order;
 #[cfg(test)]
 mod spc_tests;
@@ -752,8 +765,9 @@ impl Session {
             cfg.job_order = order;
         }
         let incr = incremental::Incremental::new();
+        let dynamic = cfg.policy.dynamic();
         Session {
-            dynamic: cfg.policy.dynamic(),
+            dynamic,
             cfg,
             names: HashMap::new(),
             node_by_name: Vec::new(),
@@ -773,8 +787,6 @@ impl Session {
             finishing: Vec::new(),
             overdue: Vec::new(),
             overdue_checked: i64::MIN,
-            fair_order: Vec::new(),
-            ds_skips: 0,
             running_total: 0,
             cluster_slots: None,
             askers: Vec::new(),
@@ -793,7 +805,8 @@ impl Session {
             spc_cuts: Arc::default(),
             spc_fallback: false,
             spc_max_jobs: SPC_MAX_LP_JOBS,
-            durations: Durations::default(),
+            durations: dynamic.priced.then(Durations::default),
+            rule: cfg.policy.policy().heartbeat_rule(cfg.delay),
             incr,
             activities: activities::Activities::default(),
         }

@@ -130,9 +130,9 @@ impl Session {
     /// many finished containers (the oldest timed ones, for `asm1-priced`).
     fn sync_running(&mut self, node: NodeId, running: u32) {
         let had = self.nodes[node as usize].running;
-        if self.dynamic.priced {
+        if let Some(d) = &mut self.durations {
             for _ in running..had {
-                self.durations.finished(node, None, self.now_ms);
+                d.finished(node, None, self.now_ms);
             }
         }
         self.running_total = self.running_total - u64::from(had) + u64::from(running);

@@ -1224,8 +1224,9 @@ fn asm1_priced_prices_with_the_durations_it_observed() {
     }
     s.node_heartbeat(h2, none, 206_000, &mut out).unwrap();
     s.app_container_finished(h2, long).unwrap();
-    assert_eq!(s.durations.app_mean_ms(short), Some(2_000.0));
-    assert_eq!(s.durations.mean_ms(), Some(51_500.0));
+    let durations = s.durations.as_ref().expect("asm1-priced keeps durations");
+    assert_eq!(durations.app_mean_ms(short), Some(2_000.0));
+    assert_eq!(durations.mean_ms(), Some(51_500.0));
     for res in ["h1", "/r1", ANY] {
         s.update_ask(short, 20, res, 1, cap(), true).unwrap();
     }
