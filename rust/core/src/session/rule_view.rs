@@ -49,7 +49,7 @@ impl SlotView for RuleView<'_> {
     }
 
     fn busy(&self) -> &[u32] {
-        &self.s.busy
+        &self.s.asks.busy
     }
 
     fn usage(&self, app: u32) -> f64 {
@@ -58,7 +58,7 @@ impl SlotView for RuleView<'_> {
     }
 
     fn rank(&self, app: u32) -> u32 {
-        self.s.rank[app as usize]
+        self.s.ranking.rank[app as usize]
     }
 
     fn offer_app(
@@ -94,14 +94,14 @@ impl SlotView for RuleView<'_> {
 
     fn node_local(&mut self) -> Option<Pick> {
         let name = self.s.nodes[self.node as usize].name;
-        if self.s.askers[name as usize] == 0 {
+        if self.s.asks.askers[name as usize] == 0 {
             return None;
         }
         self.s.serve_asking(self.node, self.free).map(pick)
     }
 
     fn has_location_less(&self) -> bool {
-        self.s.location_less > 0
+        self.s.asks.location_less > 0
     }
 
     fn cluster_slots(&mut self) -> u64 {

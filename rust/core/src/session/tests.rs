@@ -3,7 +3,7 @@ use super::*;
 impl Session {
     /// `askers` agrees with the groups' counts.
     fn askers_consistent(&self) -> bool {
-        let mut want = vec![0u32; self.askers.len()];
+        let mut want = vec![0u32; self.asks.askers.len()];
         for a in self.apps.iter().filter(|a| a.alive) {
             for g in a.groups.iter().filter(|g| g.any > 0) {
                 for (&name, &c) in &g.counts {
@@ -13,7 +13,7 @@ impl Session {
                 }
             }
         }
-        want == self.askers
+        want == self.asks.askers
     }
 }
 
@@ -299,7 +299,14 @@ fn feed(s: &mut Session, app: AppId, blocks: &[&[&str]]) {
             }
         }
         for r in racks {
-            let name = s.names.iter().find(|(_, &id)| id == r).unwrap().0.clone();
+            let name = s
+                .names
+                .ids
+                .iter()
+                .find(|(_, &id)| id == r)
+                .unwrap()
+                .0
+                .clone();
             *counts.entry(name).or_default() += 1;
         }
     }
@@ -495,7 +502,7 @@ fn asking_index_agrees_with_the_fifo_visit() {
                 }
             }
         }
-        if s.busy_stale {
+        if s.asks.busy_stale {
             s.refresh_busy();
         }
         for h in &hosts {
