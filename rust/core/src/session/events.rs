@@ -752,8 +752,9 @@ pub(super) fn adjust_askers(askers: &mut [u32], g: &Group, delta: i32) {
 #[cfg(test)]
 mod weight_and_progress {
     use super::super::{SessionConfig, SessionEvent};
-    use super::*;
+    use crate::model::NodeId;
     use crate::policy::PolicyKind;
+    use crate::session::{AppId, Resources, Session, ANY};
 
     fn cap() -> Resources {
         Resources::new(1024, 1)

@@ -211,8 +211,9 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::super::{SessionConfig, ANY};
-    use super::*;
+    use crate::model::NodeId;
     use crate::policy::PolicyKind;
+    use crate::session::{AppId, Reason, Resources, Session};
 
     fn cap() -> Resources {
         Resources::new(1024, 1)

@@ -771,15 +771,11 @@ mod events;
 mod explain;
 mod heartbeat;
 mod incremental;
-#[cfg(test)]
-mod incremental_tests;
 pub mod job_order;
 mod placement;
 mod planning;
 mod rule_view;
 mod spc_order;
-#[cfg(test)]
-mod spc_tests;
 
 pub use activities::{Activities, Activity, Reason};
 pub use background::{BackgroundPlanner, PlanStats};

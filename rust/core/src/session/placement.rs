@@ -263,7 +263,9 @@ fn offer(out: &mut Vec<NodeOffer>, s: Slot, count: Count) -> bool {
 #[cfg(test)]
 mod tests {
     use super::super::{SessionConfig, ANY, DEFAULT_MAX_WAIT_MS};
-    use super::*;
+    use super::NodeOffer;
+    use crate::model::{Locality, NodeId};
+    use crate::session::{AppId, Resources, Session};
 
     fn cap() -> Resources {
         Resources::new(1024, 1)

@@ -1,7 +1,11 @@
 //! [`JobOrder::Spc`] in the Session: the LP is solved in planning step 2
 //! and the heartbeats use the order the last plan installed.
 
-use super::*;
+use crate::model::NodeId;
+use crate::policy::PolicyKind;
+use crate::session::{
+    AppId, JobOrder, Planning, Resources, Session, SessionConfig, ANY, SPC_MAX_LP_JOBS,
+};
 
 fn cap() -> Resources {
     Resources::new(1024, 1)

@@ -1,6 +1,10 @@
 //! ASM1's incremental insertions against a full re-plan.
 
-use super::*;
+use std::collections::HashMap;
+
+use crate::model::{Locality, NodeId};
+use crate::policy::PolicyKind;
+use crate::session::{AppId, JobOrder, Planning, Resources, Session, SessionConfig, ANY};
 use proptest::prelude::*;
 
 fn cap() -> Resources {
