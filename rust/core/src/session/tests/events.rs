@@ -263,6 +263,8 @@ fn zero_sized_asks_are_refused_and_tiny_ones_bounded_per_heartbeat() {
         .unwrap();
     s.update_ask(app, 20, ANY, i32::MAX, Resources::new(1, 0), true)
         .unwrap();
+    // Off the off-switch limit's way (ANY-only asks are off-switch).
+    s.set_offswitch_per_heartbeat(u32::MAX);
     let mut out = Vec::new();
     s.node_heartbeat(h1, huge, 0, &mut out).unwrap();
     let granted: u32 = out.iter().map(|g| g.count).sum();

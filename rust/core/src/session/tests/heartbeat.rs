@@ -685,3 +685,79 @@ fn asm1_priced_waits_are_seen_by_the_stall_detector() {
     }
     assert_eq!(s.stalled_groups(), 1);
 }
+
+/// The CapacityScheduler's off-switch rule: a node heartbeat ends after
+/// `offswitch_per_heartbeat` (default 1) off-switch containers, so two
+/// reducers of a job on an idle cluster land on two nodes under every
+/// policy; node-local grants before them do not count.
+#[test]
+fn a_heartbeat_grants_at_most_the_off_switch_limit() {
+    for policy in PolicyKind::ALL {
+        let mut s = session(policy);
+        let h1 = s
+            .add_node("h1", "/r1", Resources::new(4096, 4), 1.0)
+            .unwrap();
+        let h2 = s
+            .add_node("h2", "/r1", Resources::new(4096, 4), 1.0)
+            .unwrap();
+        let app = s.add_app("app", 1.0, 0).unwrap();
+        s.update_ask(app, 10, ANY, 2, cap(), true).unwrap();
+        let mut out = Vec::new();
+        s.node_heartbeat(h1, Resources::new(4096, 4), 0, &mut out)
+            .unwrap();
+        let off = |out: &[Grant]| -> u32 {
+            out.iter()
+                .filter(|g| g.locality == Locality::OffSwitch)
+                .map(|g| g.count)
+                .sum()
+        };
+        assert_eq!(off(&out), 1, "{policy}: {out:?}");
+        s.node_heartbeat(h2, Resources::new(4096, 4), 0, &mut out)
+            .unwrap();
+        assert_eq!(off(&out), 1, "{policy}: the second reducer goes to h2");
+
+        // A limit of 2 lets one heartbeat take both (the FairScheduler
+        // grants one a heartbeat anyway); 0 counts as 1.
+        for (limit, want) in [(2, 2), (0, 1)] {
+            let mut s = session(policy);
+            s.set_offswitch_per_heartbeat(limit);
+            let h1 = s
+                .add_node("h1", "/r1", Resources::new(4096, 4), 1.0)
+                .unwrap();
+            let app = s.add_app("app", 1.0, 0).unwrap();
+            s.update_ask(app, 10, ANY, 3, cap(), true).unwrap();
+            s.node_heartbeat(h1, Resources::new(4096, 4), 0, &mut out)
+                .unwrap();
+            let one = !s.rule.as_ref().is_none_or(|r| r.assign_multiple());
+            let want = if one { 1 } else { want };
+            assert_eq!(off(&out), want, "{policy} limit {limit}: {out:?}");
+        }
+    }
+}
+
+/// Node-local maps fill the node's room before the one off-switch reducer.
+#[test]
+fn node_local_grants_do_not_count_towards_the_off_switch_limit() {
+    let mut s = session(PolicyKind::Asm1);
+    let h1 = s
+        .add_node("h1", "/r1", Resources::new(4096, 4), 1.0)
+        .unwrap();
+    s.add_node("h2", "/r2", cap(), 1.0).unwrap();
+    let app = s.add_app("app", 1.0, 0).unwrap();
+    for (res, n) in [("h1", 2), ("/r1", 2), (ANY, 2)] {
+        s.update_ask(app, 20, res, n, cap(), true).unwrap();
+    }
+    let other = s.add_app("other", 1.0, 1).unwrap();
+    s.update_ask(other, 10, ANY, 2, cap(), true).unwrap();
+    let mut out = Vec::new();
+    s.node_heartbeat(h1, Resources::new(4096, 4), 0, &mut out)
+        .unwrap();
+    let count = |l: Locality| -> u32 {
+        out.iter()
+            .filter(|g| g.locality == l)
+            .map(|g| g.count)
+            .sum()
+    };
+    assert_eq!(count(Locality::Node), 2, "{out:?}");
+    assert_eq!(count(Locality::OffSwitch), 1, "{out:?}");
+}
