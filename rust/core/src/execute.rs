@@ -21,8 +21,6 @@ use rand_chacha::ChaCha8Rng;
 use crate::model::{Csr, NodeId, OrdF64, Problem, TaskId, NONE};
 use crate::plan::Assignment;
 use crate::policy::asm1_priced::{remote_factor, start_delay_waves, take_remote, Price};
-use crate::policy::compile_time::Dispatcher;
-use crate::policy::fair::FairLocality;
 use crate::policy::free_slot::{ClusterView, FreeSlot};
 
 /// The state a rule sees when a slot is free.
@@ -800,22 +798,6 @@ impl ClusterView for PlannedView<'_, '_> {
         }
         pl.waiting = true;
         None
-    }
-
-    /// Heartbeat-time policies have no plan to run offline; played as COMM.
-    fn delay(&mut self, node: NodeId) -> Option<TaskId> {
-        self.spill(node)
-    }
-
-    /// As [`ClusterView::delay`].
-    fn fair(&mut self, node: NodeId, _rule: FairLocality) -> Option<TaskId> {
-        self.spill(node)
-    }
-
-    /// The compile-time dispatch is the dispatcher's plan (`spindle plan`);
-    /// once a queue is done, its node takes any work, as the rule would.
-    fn dispatch(&mut self, node: NodeId, _rule: Dispatcher) -> Option<TaskId> {
-        self.spill(node)
     }
 }
 

@@ -26,8 +26,9 @@ use std::collections::BinaryHeap;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::model::{NodeId, OrdF64, Problem, TaskId, NONE};
+use crate::model::{Locality, NodeId, OrdF64, Problem, TaskId, NONE};
 use crate::plan::Assignment;
+use crate::policy::heartbeat_rule::{HeartbeatRule, Pick, SlotView};
 
 /// What a server with no local task left does when it is offered.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -40,6 +41,28 @@ pub enum Rule {
     /// Good-Cache-Compute: skip while at least `utilization` of the servers
     /// are busy; take a remote task once enough servers are idle.
     Gcc { utilization: f64 },
+}
+
+impl Rule {
+    /// Whether a server with no local task takes a remote one now, the
+    /// same offline and at heartbeats. Delay counts this offer in `skips`
+    /// (the caller resets it at every launch); GCC asks `idle` for the idle
+    /// servers (or slots) and their total, only when it needs them.
+    pub fn go(self, skips: &mut u32, idle: impl FnOnce() -> (u64, u64)) -> bool {
+        match self {
+            Rule::Any => true,
+            Rule::Delay { threshold } => {
+                *skips = skips.saturating_add(1);
+                *skips > threshold
+            }
+            Rule::Gcc { utilization } => {
+                let (idle, servers) = idle();
+                // 10% of 10 servers is one server, not 1.0000000000000002.
+                let needed = ((1.0 - utilization.clamp(0.0, 1.0)) * servers as f64 - 1e-9).ceil();
+                idle as f64 >= needed
+            }
+        }
+    }
 }
 
 /// A dispatcher's rule before the cluster is known ([`super::FreeSlot::Dispatch`]):
@@ -68,6 +91,58 @@ impl Dispatcher {
             }
             Dispatcher::Gcc { utilization } => Rule::Gcc { utilization },
         }
+    }
+}
+
+/// A dispatcher at heartbeats (BAR's baselines in the Session): a task
+/// local to this node from any application, else [`Rule::go`] decides
+/// whether the node takes a remote task (rack-local first) or waits for the
+/// next heartbeat. The delay counter is the dispatcher's, reset by every
+/// launch. Reducers (asks with no location) are never delayed.
+#[derive(Clone, Copy, Debug)]
+pub struct DispatchRule {
+    pub dispatcher: Dispatcher,
+    skips: u32,
+}
+
+impl DispatchRule {
+    pub fn new(dispatcher: Dispatcher) -> DispatchRule {
+        DispatchRule {
+            dispatcher,
+            skips: 0,
+        }
+    }
+}
+
+impl HeartbeatRule for DispatchRule {
+    fn free_slot(&mut self, view: &mut dyn SlotView) -> Option<Pick> {
+        if let Some(p) = view.node_local() {
+            self.skips = 0;
+            return Some(p);
+        }
+        let rule = self.dispatcher.rule(view.alive_nodes() as usize);
+        // GCC counts idle container slots of the smallest ask.
+        let go = rule.go(&mut self.skips, || {
+            let slots = view.cluster_slots();
+            (slots.saturating_sub(view.running()), slots)
+        });
+        if !go {
+            if !view.has_location_less() {
+                return None;
+            }
+            return view.offer_fifo(&mut |g| (!g.located).then_some(Locality::OffSwitch));
+        }
+        let p = view.offer_fifo(&mut |g| {
+            if g.relax && g.rack {
+                Some(Locality::Rack)
+            } else if g.relax || !g.located {
+                Some(Locality::OffSwitch)
+            } else {
+                None
+            }
+        })?;
+        self.skips = 0;
+        Some(p)
     }
 }
 
@@ -121,11 +196,6 @@ pub fn dispatch(problem: &Problem, rule: Rule, heartbeat: f64, seed: u64) -> Dis
     } else {
         1.0
     };
-    let idle_needed = match rule {
-        // 10% of 10 servers is one server, not 1.0000000000000002.
-        Rule::Gcc { utilization } => ((1.0 - utilization.clamp(0.0, 1.0)) * n as f64 - 1e-9).ceil(),
-        _ => 0.0,
-    };
     let rate: Vec<f64> = (0..n)
         .map(|s| 1.0 / (problem.node_speed[s] * problem.node_slots[s].max(1) as f64))
         .collect();
@@ -174,14 +244,7 @@ pub fn dispatch(problem: &Problem, rule: Rule, heartbeat: f64, seed: u64) -> Dis
             skips_since = 0;
             problem.cost.local
         } else {
-            let go = match rule {
-                Rule::Any => true,
-                Rule::Delay { threshold } => {
-                    skips_since += 1;
-                    skips_since > threshold
-                }
-                Rule::Gcc { .. } => idle as f64 >= idle_needed,
-            };
+            let go = rule.go(&mut skips_since, || (idle as u64, n as u64));
             if !go {
                 out.skips += 1;
                 offers.push(Reverse((OrdF64(now + heartbeat), s)));

@@ -18,6 +18,7 @@
 //! has no offline plan.
 
 use crate::model::Locality;
+use crate::policy::heartbeat_rule::{HeartbeatRule, Pick, SlotView};
 
 /// `hadoop-default`: the CapacityScheduler's delay scheduling, YARN's stock
 /// behaviour, with the Session's [`LocalityDelay`]. No offline plan.
@@ -33,6 +34,46 @@ impl crate::policy::Policy for HadoopDefault {
     }
     fn on_free_slot(&self) -> crate::policy::FreeSlot {
         crate::policy::FreeSlot::Delay
+    }
+    fn heartbeat_rule(&self, delay: LocalityDelay) -> Option<Box<dyn HeartbeatRule>> {
+        Some(Box::new(DelayRule { delay }))
+    }
+}
+
+/// Delay scheduling at a heartbeat: each app in FIFO order, each priority,
+/// counts a missed opportunity and takes the most local level the delay
+/// allows; a node- or rack-local container resets the count.
+#[derive(Clone, Copy, Debug)]
+pub struct DelayRule {
+    pub delay: LocalityDelay,
+}
+
+impl HeartbeatRule for DelayRule {
+    fn free_slot(&mut self, view: &mut dyn SlotView) -> Option<Pick> {
+        let rule = self.delay;
+        let num_nodes = view.alive_nodes();
+        view.offer_fifo(&mut |g| {
+            g.scratch.missed += 1;
+            let offer = Offer {
+                missed: g.scratch.missed,
+                num_nodes,
+                outstanding_any: g.any as u32,
+                unique_location_asks: g.locations,
+            };
+            let level = if g.host {
+                Locality::Node
+            } else if g.relax && g.rack && rule.allows(Locality::Rack, &offer) {
+                Locality::Rack
+            } else if g.relax && rule.allows(Locality::OffSwitch, &offer) {
+                Locality::OffSwitch
+            } else {
+                return None;
+            };
+            if level != Locality::OffSwitch {
+                g.scratch.missed = 0;
+            }
+            Some(level)
+        })
     }
 }
 

@@ -89,6 +89,14 @@ impl crate::policy::Policy for Ds {
     fn on_free_slot(&self) -> FreeSlot {
         FreeSlot::Dispatch(self.dispatcher())
     }
+    fn heartbeat_rule(
+        &self,
+        _: crate::policy::delay::LocalityDelay,
+    ) -> Option<Box<dyn crate::policy::heartbeat_rule::HeartbeatRule>> {
+        Some(Box::new(crate::policy::compile_time::DispatchRule::new(
+            self.dispatcher(),
+        )))
+    }
     fn compile_time(&self, problem: &Problem, seed: u64) -> Option<Dispatch> {
         Some(self.dispatch(problem, seed))
     }

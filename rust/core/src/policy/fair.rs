@@ -18,6 +18,8 @@
 //! - a negative threshold (the default, -1) turns delay scheduling off.
 
 use crate::model::Locality;
+use crate::policy::delay::LocalityDelay;
+use crate::policy::heartbeat_rule::{GroupScratch, HeartbeatRule, Pick, SlotView};
 
 /// `yarn.scheduler.fair.locality.threshold.node` and `.rack`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -107,6 +109,77 @@ impl crate::policy::Policy for HadoopFair {
     }
     fn on_free_slot(&self) -> crate::policy::FreeSlot {
         crate::policy::FreeSlot::Fair(self.locality)
+    }
+    fn heartbeat_rule(&self, _: LocalityDelay) -> Option<Box<dyn HeartbeatRule>> {
+        Some(Box::new(FairRule {
+            locality: self.locality,
+            order: Vec::new(),
+        }))
+    }
+}
+
+/// The FairScheduler at a heartbeat: applications by usage over weight,
+/// then submission; each priority that fits counts an opportunity and takes
+/// the most local level its allowed level permits; one container per
+/// heartbeat.
+#[derive(Clone, Debug)]
+pub struct FairRule {
+    pub locality: FairLocality,
+    /// The visiting order (reused: no allocation at a heartbeat).
+    order: Vec<u32>,
+}
+
+impl HeartbeatRule for FairRule {
+    fn free_slot(&mut self, view: &mut dyn SlotView) -> Option<Pick> {
+        let mut order = std::mem::take(&mut self.order);
+        order.clear();
+        order.extend_from_slice(view.busy());
+        // Unstable sort: no allocation, and the rank makes keys distinct.
+        order.sort_unstable_by(|&x, &y| {
+            view.usage(x)
+                .total_cmp(&view.usage(y))
+                .then(view.rank(x).cmp(&view.rank(y)))
+        });
+        let (rule, nodes) = (self.locality, view.alive_nodes());
+        let mut pick = None;
+        for &app in &order {
+            // hasContainerForNode: asks left, and a place this node can serve.
+            pick = view.offer_app(app, &mut |g| {
+                if !(g.relax || g.rack) {
+                    return None;
+                }
+                g.scratch.missed += 1;
+                let allowed = rule.allowed(&mut g.scratch.level, &mut g.scratch.missed, nodes);
+                if g.host && g.rack {
+                    Some(Locality::Node)
+                } else if !g.relax {
+                    None
+                } else if g.rack && allowed != Locality::Node {
+                    Some(Locality::Rack)
+                } else if !g.located || allowed == Locality::OffSwitch {
+                    Some(Locality::OffSwitch)
+                } else {
+                    None
+                }
+            });
+            if pick.is_some() {
+                break;
+            }
+        }
+        self.order = order;
+        pick
+    }
+
+    fn assign_multiple(&self) -> bool {
+        false
+    }
+
+    fn granted(&self, scratch: &mut GroupScratch, locality: Locality) {
+        FairLocality::granted(&mut scratch.level, locality);
+    }
+
+    fn reserve(&mut self, apps: usize) {
+        self.order.reserve(apps.saturating_sub(self.order.len()));
     }
 }
 

@@ -63,6 +63,11 @@ impl FreeSlot {
 /// their state; [`FreeSlot::decide`] is generic over it, so the heartbeat
 /// pays no dynamic dispatch.
 ///
+/// The heartbeat-time answers (delay, fair, dispatch) are not verbs: the
+/// Session asks the policy's own
+/// [`HeartbeatRule`](super::HeartbeatRule) instead, and an engine without
+/// heartbeats plays them as [`ClusterView::spill`].
+///
 /// Where the engines differ today (behaviour pinned by the golden
 /// snapshots): the Session's local-only verb also serves local asks no
 /// queue holds and groups at the locality-wait cap, where the executor,
@@ -83,24 +88,19 @@ pub trait ClusterView {
     /// The remote task the plan starts last if waiting for its holder
     /// costs more ([`super::asm1_priced`]); else wait.
     fn priced(&mut self, node: NodeId) -> Option<Self::Pick>;
-    /// The CapacityScheduler's delay scheduling.
-    fn delay(&mut self, node: NodeId) -> Option<Self::Pick>;
-    /// The FairScheduler with locality thresholds `rule`.
-    fn fair(&mut self, node: NodeId, rule: FairLocality) -> Option<Self::Pick>;
-    /// One of BAR's baseline dispatchers: local first, then `rule`.
-    fn dispatch(&mut self, node: NodeId, rule: Dispatcher) -> Option<Self::Pick>;
 }
 
 impl FreeSlot {
-    /// The answer carried out on `view`: the heartbeat-time rules (delay,
-    /// fair, dispatch) alone; otherwise steal first if the answer steals,
-    /// then the priced wait, local-only work or the spill.
+    /// The answer carried out on `view`: steal first if the answer
+    /// steals, then the priced wait, local-only work or the spill. The
+    /// heartbeat-time rules (delay, fair, dispatch) need heartbeats: the
+    /// Session runs the policy's [`HeartbeatRule`](super::HeartbeatRule)
+    /// instead; an engine without them (the offline executor, once a
+    /// dispatcher's played-out plan is done) spills.
     #[inline]
     pub fn decide<V: ClusterView>(self, view: &mut V, node: NodeId) -> Option<V::Pick> {
         match self {
-            FreeSlot::Delay => return view.delay(node),
-            FreeSlot::Fair(rule) => return view.fair(node, rule),
-            FreeSlot::Dispatch(rule) => return view.dispatch(node, rule),
+            FreeSlot::Delay | FreeSlot::Fair(_) | FreeSlot::Dispatch(_) => return view.spill(node),
             FreeSlot::Local { .. } | FreeSlot::Spill { .. } | FreeSlot::Priced => {}
         }
         if self.steals() {
@@ -147,15 +147,6 @@ mod tests {
         fn priced(&mut self, _: NodeId) -> Option<&'static str> {
             self.verb("priced")
         }
-        fn delay(&mut self, _: NodeId) -> Option<&'static str> {
-            self.verb("delay")
-        }
-        fn fair(&mut self, _: NodeId, _: FairLocality) -> Option<&'static str> {
-            self.verb("fair")
-        }
-        fn dispatch(&mut self, _: NodeId, _: Dispatcher) -> Option<&'static str> {
-            self.verb("dispatch")
-        }
     }
 
     fn calls(f: FreeSlot, yes: &'static str) -> (Option<&'static str>, Vec<&'static str>) {
@@ -176,9 +167,9 @@ mod tests {
             (F::Spill { steal: false }, &["spill"]),
             (F::Spill { steal: true }, &["steal", "spill"]),
             (F::Priced, &["steal", "priced"]),
-            (F::Delay, &["delay"]),
-            (F::Fair(FairLocality::DEFAULT), &["fair"]),
-            (F::Dispatch(Dispatcher::Any), &["dispatch"]),
+            (F::Delay, &["spill"]),
+            (F::Fair(FairLocality::DEFAULT), &["spill"]),
+            (F::Dispatch(Dispatcher::Any), &["spill"]),
         ];
         for (f, want) in cases {
             assert_eq!(calls(f, "none"), (None, want.to_vec()), "{f:?}");
@@ -195,6 +186,6 @@ mod tests {
             assert_eq!(calls(f, "steal"), (Some("steal"), vec!["steal"]), "{f:?}");
         }
         // Heartbeat-time rules never steal.
-        assert_eq!(calls(FreeSlot::Delay, "steal"), (None, vec!["delay"]));
+        assert_eq!(calls(FreeSlot::Delay, "steal"), (None, vec!["spill"]));
     }
 }

@@ -136,6 +136,17 @@ impl crate::policy::Policy for Greedy {
             FreeSlot::Local { steal: false }
         }
     }
+    /// GREEDY-COMM dispatches ([`Dispatcher::Any`](crate::policy::compile_time::Dispatcher::Any)).
+    fn heartbeat_rule(
+        &self,
+        _: crate::policy::delay::LocalityDelay,
+    ) -> Option<Box<dyn crate::policy::heartbeat_rule::HeartbeatRule>> {
+        use crate::policy::compile_time::{DispatchRule, Dispatcher};
+        self.comm.then(|| {
+            Box::new(DispatchRule::new(Dispatcher::Any))
+                as Box<dyn crate::policy::heartbeat_rule::HeartbeatRule>
+        })
+    }
     fn execute(&self, problem: &Problem, seed: u64) -> Option<crate::execute::Execution> {
         Some(crate::execute::execute(
             problem,

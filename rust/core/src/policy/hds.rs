@@ -45,6 +45,14 @@ impl crate::policy::Policy for Hds {
     fn on_free_slot(&self) -> FreeSlot {
         FreeSlot::Dispatch(Dispatcher::Any)
     }
+    fn heartbeat_rule(
+        &self,
+        _: crate::policy::delay::LocalityDelay,
+    ) -> Option<Box<dyn crate::policy::heartbeat_rule::HeartbeatRule>> {
+        Some(Box::new(crate::policy::compile_time::DispatchRule::new(
+            Dispatcher::Any,
+        )))
+    }
     fn compile_time(&self, problem: &Problem, seed: u64) -> Option<Dispatch> {
         Some(self.dispatch(problem, seed))
     }

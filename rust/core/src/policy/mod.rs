@@ -46,6 +46,7 @@ pub mod free_slot;
 pub mod gcc;
 pub mod greedy;
 pub mod hds;
+pub mod heartbeat_rule;
 pub mod huwf;
 pub mod labl;
 pub mod locaware;
@@ -65,6 +66,7 @@ use crate::execute::{execute, Execution, Planned};
 use crate::model::Problem;
 use crate::plan::Assignment;
 pub use free_slot::{ClusterView, FreeSlot};
+pub use heartbeat_rule::HeartbeatRule;
 
 /// A static planner: the whole assignment at once.
 pub trait Planner: Send + Sync {
@@ -99,6 +101,16 @@ pub trait Policy: Send + Sync {
     /// at every heartbeat in the Session and at every free slot in the
     /// offline executor's default run ([`Self::execute`]).
     fn on_free_slot(&self) -> FreeSlot;
+
+    /// *Heartbeat rule*: a policy that decides at heartbeats with its own
+    /// counters (delay scheduling, the FairScheduler, BAR's dispatchers)
+    /// makes its [`HeartbeatRule`] here, once per Session, with the
+    /// Session's CapacityScheduler locality delay; the Session asks it
+    /// instead of [`Self::on_free_slot`]'s plan-following verbs. `None`:
+    /// the [`FreeSlot`] answer decides.
+    fn heartbeat_rule(&self, _delay: delay::LocalityDelay) -> Option<Box<dyn HeartbeatRule>> {
+        None
+    }
 
     /// *Job order*: the application order the policy is one half of
     /// (S-PC and its baselines are a job order and a placement); the Session then
@@ -157,8 +169,6 @@ pub struct Dynamic {
     pub planned: bool,
     /// [`Policy::on_free_slot`].
     pub free_slot: FreeSlot,
-    /// [`FreeSlot::Fair`]: one container per heartbeat.
-    pub fair: bool,
     /// [`FreeSlot::Priced`]: the Session keeps container durations.
     pub priced: bool,
 }
@@ -457,7 +467,6 @@ impl PolicyKind {
         Dynamic {
             planned: p.planned(),
             free_slot,
-            fair: matches!(free_slot, FreeSlot::Fair(_)),
             priced: free_slot == FreeSlot::Priced,
         }
     }
@@ -555,6 +564,24 @@ mod tests {
                 let tiny = Problem::uniform(1, &[vec![0]], crate::model::CostModel::default());
                 assert!(p.execute(&tiny, 0).is_none(), "{p}");
                 assert!(p.offline_planner().is_err(), "{p}");
+            }
+        }
+    }
+
+    /// The heartbeat-time answers are exactly the policies with their own
+    /// heartbeat rule (the Session asks the rule; nothing else plays them).
+    #[test]
+    fn heartbeat_time_answers_have_their_own_rule() {
+        for p in PolicyKind::ALL {
+            let timed = matches!(
+                p.free_slot(),
+                FreeSlot::Delay | FreeSlot::Fair(_) | FreeSlot::Dispatch(_)
+            );
+            let rule = p.policy().heartbeat_rule(delay::LocalityDelay::default());
+            assert_eq!(rule.is_some(), timed, "{p}");
+            if let Some(rule) = rule {
+                let one = matches!(p.free_slot(), FreeSlot::Fair(_));
+                assert_eq!(rule.assign_multiple(), !one, "{p}");
             }
         }
     }

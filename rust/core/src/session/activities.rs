@@ -198,7 +198,7 @@ pub const NO_APP: AppId = NONE;
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{Activities, Reason, NO_APP};
 
     #[test]
     fn the_ring_keeps_the_newest_and_never_grows() {

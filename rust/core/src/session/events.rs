@@ -7,8 +7,8 @@ use std::sync::Arc;
 use crate::model::{NodeId, NONE};
 
 use super::{
-    bad_name, AppId, AppState, Counts, Group, JobOrder, NodeState, Pool, Replicas, Resources,
-    Session, SessionError, ANY, OVERTAKE_BOUND,
+    bad_name, AppId, AppState, Counts, Group, GroupScratch, JobOrder, NodeState, Pool, Replicas,
+    Resources, Session, SessionError, ANY, OVERTAKE_BOUND,
 };
 
 impl Session {
@@ -40,9 +40,9 @@ impl Session {
         }
         let new_names = [host, rack]
             .iter()
-            .filter(|n| !self.names.contains_key(**n))
+            .filter(|n| !self.names.ids.contains_key(**n))
             .count();
-        if self.names.len() + new_names > self.limits.max_names {
+        if self.names.ids.len() + new_names > self.limits.max_names {
             return Err(bad(format!(
                 "the Session already holds max-names ({}) distinct host and rack names",
                 self.limits.max_names
@@ -50,7 +50,7 @@ impl Session {
         }
         let name = self.intern(host);
         let rack = self.intern(rack);
-        let existing = self.node_by_name[name as usize];
+        let existing = self.names.node_by_name[name as usize];
         let id = if existing != NONE {
             let n = &mut self.nodes[existing as usize];
             if n.alive {
@@ -78,18 +78,18 @@ impl Session {
                 queue: VecDeque::new(),
                 explained: u64::MAX,
             });
-            self.node_by_name[name as usize] = id;
+            self.names.node_by_name[name as usize] = id;
             id
         };
-        if self.dynamic.priced {
+        if let Some(d) = &mut self.durations {
             let slots = capacity.slots_of(&Resources::new(1, 1));
-            self.durations.node_added(id, slots);
+            d.node_added(id, slots);
         }
         self.index_asking(name);
         self.alive_nodes += 1;
         self.cluster_slots = None;
-        self.incr.slots = None;
-        self.dirty = true;
+        self.plan.incr.slots = None;
+        self.plan.dirty = true;
         Ok(id)
     }
 
@@ -103,10 +103,12 @@ impl Session {
         n.queue.clear();
         self.running_total -= n.running as u64;
         n.running = 0;
-        self.durations.node_removed(node);
+        if let Some(d) = &mut self.durations {
+            d.node_removed(node);
+        }
         self.cluster_slots = None;
-        self.incr.slots = None;
-        self.dirty = true;
+        self.plan.incr.slots = None;
+        self.plan.dirty = true;
         Ok(())
     }
 
@@ -127,16 +129,16 @@ impl Session {
         if n.capacity != capacity {
             n.capacity = capacity;
             self.cluster_slots = None;
-            self.incr.slots = None;
-            self.dirty = true;
+            self.plan.incr.slots = None;
+            self.plan.dirty = true;
         }
         Ok(())
     }
 
     /// Node id of a registered host.
     pub fn node_id(&self, host: &str) -> Option<NodeId> {
-        let &name = self.names.get(host)?;
-        let id = self.node_by_name[name as usize];
+        let &name = self.names.ids.get(host)?;
+        let id = self.names.node_by_name[name as usize];
         (id != NONE).then_some(id)
     }
 
@@ -148,7 +150,7 @@ impl Session {
         weight: f64,
         submit_time: i64,
     ) -> Result<AppId, SessionError> {
-        if let Some(&id) = self.app_by_name.get(app) {
+        if let Some(&id) = self.names.app_by_name.get(app) {
             return Err(SessionError::DuplicateApp {
                 app: app.to_string(),
                 id,
@@ -176,7 +178,8 @@ impl Session {
         // What FIFO would run before it: the live jobs' pending and running
         // containers (O(apps), as the re-rank below).
         let ahead = self.running_total.saturating_add(
-            self.app_order
+            self.ranking
+                .app_order
                 .iter()
                 .flat_map(|&a| self.apps[a as usize].groups.iter())
                 .map(|g| g.any.max(0) as u64)
@@ -200,18 +203,20 @@ impl Session {
             ahead,
             explained: u64::MAX,
         });
-        self.app_by_name.insert(app.to_string(), id);
-        if self.dynamic.priced {
-            self.durations.app_added(id);
+        self.names.app_by_name.insert(app.to_string(), id);
+        if let Some(d) = &mut self.durations {
+            d.app_added(id);
         }
-        self.later_grants.push();
+        self.ranking.later_grants.push();
         // Room for every app in the busy list, so heartbeats never grow it.
-        self.busy
-            .reserve(self.apps.len().saturating_sub(self.busy.len()));
-        self.fair_order
-            .reserve(self.apps.len().saturating_sub(self.fair_order.len()));
+        self.asks
+            .busy
+            .reserve(self.apps.len().saturating_sub(self.asks.busy.len()));
+        if let Some(rule) = &mut self.rule {
+            rule.reserve(self.apps.len());
+        }
         self.rebuild_app_order();
-        self.dirty = true;
+        self.plan.dirty = true;
         Ok(id)
     }
 
@@ -228,7 +233,7 @@ impl Session {
         if a.weight != weight {
             a.weight = weight;
             // The ranking is rebuilt before the next plan.
-            self.dirty = true;
+            self.plan.dirty = true;
         }
         Ok(())
     }
@@ -278,9 +283,10 @@ impl Session {
     /// [`JobOrder::WeightedRemaining`] by pending containers over weight.
     /// Called when apps come and go and before each plan.
     pub(super) fn rebuild_app_order(&mut self) {
-        self.busy_stale = true;
-        self.app_order.clear();
-        self.app_order
+        self.asks.busy_stale = true;
+        self.ranking.app_order.clear();
+        self.ranking
+            .app_order
             .extend((0..self.apps.len() as AppId).filter(|&a| self.apps[a as usize].alive));
         let apps = &self.apps;
         if self.dynamic.planned && self.cfg.job_order.job_aware() {
@@ -294,6 +300,7 @@ impl Session {
             }
             let apps = &self.apps;
             let mut keyed: Vec<(bool, f64, f64, i64, AppId)> = self
+                .ranking
                 .app_order
                 .iter()
                 .map(|&x| {
@@ -321,20 +328,21 @@ impl Session {
                     .then(a.2.total_cmp(&b.2))
                     .then((a.3, a.4).cmp(&(b.3, b.4)))
             });
-            self.app_order.clear();
-            self.app_order.extend(keyed.iter().map(|k| k.4));
+            self.ranking.app_order.clear();
+            self.ranking.app_order.extend(keyed.iter().map(|k| k.4));
         } else {
-            self.app_order
+            self.ranking
+                .app_order
                 .sort_by_key(|&a| (apps[a as usize].submit, a));
         }
-        self.rank.clear();
-        self.rank.resize(self.apps.len(), u32::MAX);
+        self.ranking.rank.clear();
+        self.ranking.rank.resize(self.apps.len(), u32::MAX);
         let mut sig = self.apps.len() as u64;
-        for (i, &a) in self.app_order.iter().enumerate() {
-            self.rank[a as usize] = i as u32;
+        for (i, &a) in self.ranking.app_order.iter().enumerate() {
+            self.ranking.rank[a as usize] = i as u32;
             sig = (sig.rotate_left(7) ^ u64::from(a)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         }
-        self.order_sig = sig;
+        self.ranking.order_sig = sig;
     }
 
     /// Gives a turn at the front (see [`OVERTAKE_BOUND`]) to each live job
@@ -347,8 +355,8 @@ impl Session {
     /// when a job is promoted).
     fn promote_overtaken(&mut self) {
         let mut cluster = None;
-        for &a in &self.app_order {
-            let overtaken = self.later_grants.after(a);
+        for &a in &self.ranking.app_order {
+            let overtaken = self.ranking.later_grants.after(a);
             let a = &mut self.apps[a as usize];
             let mut own = u64::from(a.done) + u64::from(a.running);
             let mut map = None;
@@ -398,19 +406,19 @@ impl Session {
     /// entries are pruned whenever the list doubles, so it stays bounded by
     /// the groups that still ask.
     pub(super) fn note_asking(&mut self, name: u32, app: AppId, priority: i32) {
-        if self.node_by_name[name as usize] == NONE {
+        if self.names.node_by_name[name as usize] == NONE {
             return;
         }
-        let n = self.asking[name as usize].len();
-        if self.asking[name as usize].contains(&(app, priority)) {
+        let n = self.asks.asking[name as usize].len();
+        if self.asks.asking[name as usize].contains(&(app, priority)) {
             return;
         }
         if n >= 16 && n.is_power_of_two() {
-            let mut list = std::mem::take(&mut self.asking[name as usize]);
+            let mut list = std::mem::take(&mut self.asks.asking[name as usize]);
             list.retain(|&(a, p)| self.group_asks(a, p, name).is_some());
-            self.asking[name as usize] = list;
+            self.asks.asking[name as usize] = list;
         }
-        self.asking[name as usize].push((app, priority));
+        self.asks.asking[name as usize].push((app, priority));
     }
 
     /// The index of `app`'s group at `priority` if it is live and asks for `name`.
@@ -428,7 +436,7 @@ impl Session {
                 list.push((a as AppId, g.priority));
             }
         }
-        self.asking[name as usize] = list;
+        self.asks.asking[name as usize] = list;
     }
 
     /// An application finished or was killed: its asks and queued work go.
@@ -437,10 +445,10 @@ impl Session {
         a.alive = false;
         let groups = std::mem::take(&mut a.groups);
         for g in groups.iter().filter(|g| g.any > 0) {
-            adjust_askers(&mut self.askers, g, -1);
+            adjust_askers(&mut self.asks.askers, g, -1);
         }
         self.rebuild_app_order();
-        self.dirty = true;
+        self.plan.dirty = true;
         Ok(())
     }
 
@@ -451,7 +459,7 @@ impl Session {
         priority: i32,
         capability: Resources,
     ) -> Result<usize, SessionError> {
-        let now = self.now_ms;
+        let now = self.clock.now_ms;
         let a = self.app_mut(app)?;
         let i = match a.groups.binary_search_by_key(&priority, |g| g.priority) {
             Ok(i) => i,
@@ -463,14 +471,13 @@ impl Session {
                         capability,
                         relax: true,
                         any: 0,
-                        missed: 0,
                         counts: Counts::default(),
                         pool: Pool::default(),
                         exact: false,
                         first_free: 0,
                         wait_from: now,
                         stall_logged: false,
-                        fair_level: None,
+                        scratch: GroupScratch::default(),
                         queued_upto: 0,
                         grew_gen: 0,
                         listed: false,
@@ -544,7 +551,10 @@ impl Session {
             ));
         }
         let limit = self.limits.max_names;
-        if resource != ANY && !self.names.contains_key(resource) && self.names.len() >= limit {
+        if resource != ANY
+            && !self.names.ids.contains_key(resource)
+            && self.names.ids.len() >= limit
+        {
             return Err(bad(
                 self,
                 format!(
@@ -572,12 +582,12 @@ impl Session {
                 g.capability = capability;
                 g.relax = relax_locality;
                 if crossed {
-                    adjust_askers(&mut self.askers, g, if count > 0 { 1 } else { -1 });
+                    adjust_askers(&mut self.asks.askers, g, if count > 0 { 1 } else { -1 });
                     if count > 0 {
                         // A wait starts when the group begins asking.
-                        g.wait_from = self.now_ms;
+                        g.wait_from = self.clock.now_ms;
                         g.stall_logged = false;
-                        self.wait_floor = self.wait_floor.min(self.now_ms);
+                        self.clock.wait_floor = self.clock.wait_floor.min(self.clock.now_ms);
                     }
                 }
                 changed
@@ -592,11 +602,11 @@ impl Session {
                 }
                 // A group gaining its first or losing its last location
                 // changes the location-less count.
-                self.busy_stale |= was_empty != g.counts.is_empty();
+                self.asks.busy_stale |= was_empty != g.counts.is_empty();
                 if g.any > 0 {
                     match (old > 0, count > 0) {
-                        (false, true) => self.askers[id as usize] += 1,
-                        (true, false) => self.askers[id as usize] -= 1,
+                        (false, true) => self.asks.askers[id as usize] += 1,
+                        (true, false) => self.asks.askers[id as usize] -= 1,
                         _ => {}
                     }
                 }
@@ -611,11 +621,11 @@ impl Session {
         if grew {
             self.note_growth(app, priority);
         }
-        self.dirty |= changed;
+        self.plan.dirty |= changed;
         // The busy list and the smallest ask change only when a count
         // crosses zero or a capability changes: an AM's routine update
         // costs the next heartbeat nothing.
-        self.busy_stale |= crossed || resized;
+        self.asks.busy_stale |= crossed || resized;
         Ok(())
     }
 
@@ -649,7 +659,7 @@ impl Session {
         g.first_free = 0;
         g.exact = true;
         g.queued_upto = 0;
-        self.dirty = true;
+        self.plan.dirty = true;
         self.note_growth(app, priority);
         Ok(())
     }
@@ -669,7 +679,7 @@ impl Session {
             });
         }
         self.container_finished_of(node, Some(app))?;
-        let now = self.now_ms;
+        let now = self.clock.now_ms;
         let a = &mut self.apps[app as usize];
         a.advance(now);
         a.running = a.running.saturating_sub(1);
@@ -693,12 +703,12 @@ impl Session {
                 app: a.name.clone(),
             });
         }
-        let now = self.now_ms;
+        let now = self.clock.now_ms;
         self.apps[app as usize].container_started(now);
         self.nodes[node as usize].running += 1;
         self.running_total += 1;
-        if self.dynamic.priced {
-            self.durations.started(node, app, now);
+        if let Some(d) = &mut self.durations {
+            d.started(node, app, now);
         }
         Ok(())
     }
@@ -724,8 +734,8 @@ impl Session {
         }
         n.running -= 1;
         self.running_total -= 1;
-        if self.dynamic.priced {
-            self.durations.finished(node, app, self.now_ms);
+        if let Some(d) = &mut self.durations {
+            d.finished(node, app, self.clock.now_ms);
         }
         Ok(())
     }
@@ -742,8 +752,9 @@ pub(super) fn adjust_askers(askers: &mut [u32], g: &Group, delta: i32) {
 #[cfg(test)]
 mod weight_and_progress {
     use super::super::{SessionConfig, SessionEvent};
-    use super::*;
+    use crate::model::NodeId;
     use crate::policy::PolicyKind;
+    use crate::session::{AppId, Resources, Session, ANY};
 
     fn cap() -> Resources {
         Resources::new(1024, 1)

@@ -62,10 +62,10 @@ impl Session {
         granted: &[Grant],
         blocked: bool,
     ) {
-        let now = self.now_ms;
+        let now = self.clock.now_ms;
         let idle = granted.is_empty();
         let mut node_reason = None;
-        if self.busy.is_empty() {
+        if self.asks.busy.is_empty() {
             if !idle || room.memory_mb <= 0 || room.vcores <= 0 {
                 return;
             }
@@ -75,8 +75,8 @@ impl Session {
         }
         // Applications after the first one served here were behind it.
         let mut behind = false;
-        for i in 0..self.busy.len().min(EXPLAIN_APPS) {
-            let app = self.busy[i];
+        for i in 0..self.asks.busy.len().min(EXPLAIN_APPS) {
+            let app = self.asks.busy[i];
             if granted.iter().any(|g| g.app == app) {
                 behind = true;
                 continue;
@@ -93,7 +93,7 @@ impl Session {
             self.apps[app as usize].explained =
                 self.activities.record(last, now, node, app, reason, until);
         }
-        if !idle || !room.fits(&self.min_ask) && node_reason != Some((Reason::NoAsk, -1)) {
+        if !idle || !room.fits(&self.asks.min_ask) && node_reason != Some((Reason::NoAsk, -1)) {
             return;
         }
         let (reason, until) = node_reason.unwrap_or((Reason::NoRoom, -1));
@@ -119,7 +119,7 @@ impl Session {
                 }
                 let until = g.wait_from.saturating_add(cap);
                 // Past the cap it goes remote when its turn in the order comes.
-                if self.now_ms < until {
+                if self.clock.now_ms < until {
                     return (Reason::LocalityWait, until);
                 }
                 return (Reason::JobOrder, -1);
@@ -204,15 +204,16 @@ impl Session {
 
     /// The application registered as `name`, if any (live or finished).
     pub fn app_id(&self, name: &str) -> Option<AppId> {
-        self.app_by_name.get(name).copied()
+        self.names.app_by_name.get(name).copied()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::{SessionConfig, ANY};
-    use super::*;
+    use crate::model::NodeId;
     use crate::policy::PolicyKind;
+    use crate::session::{AppId, Reason, Resources, Session};
 
     fn cap() -> Resources {
         Resources::new(1024, 1)

@@ -5,9 +5,13 @@
 //! queue; else the policy's free-slot answer (steal, spill, delay, ...).
 
 use super::events::adjust_askers;
-use super::*;
+use super::rule_view::RuleView;
+use super::{
+    AppId, Counts, Grant, Group, JobOrder, NodeState, Resources, Session, SessionError, Slot,
+    BOOK_SCAN, STEAL_SCAN,
+};
+use crate::model::{Locality, NodeId, NONE};
 use crate::policy::asm1_priced::{remote_factor, start_delay_waves, take_remote, Price};
-use crate::policy::compile_time::Dispatcher;
 use crate::policy::ClusterView;
 
 /// How often (ms of heartbeat time) the stall detector looks.
@@ -56,7 +60,7 @@ impl Session {
         let mut blocked = false;
         let mut off_switch = 0;
         'grants: for _ in 0..MAX_GRANTS_PER_HEARTBEAT {
-            if !free.fits(&self.min_ask) {
+            if !free.fits(&self.asks.min_ask) {
                 break;
             }
             let head = self.head_rank(node);
@@ -93,8 +97,7 @@ impl Session {
                     break;
                 }
             }
-            if from_queue && self.dynamic.fair {
-                // yarn.scheduler.fair.assignmultiple is false by default.
+            if from_queue && !self.rule.as_ref().is_none_or(|r| r.assign_multiple()) {
                 break;
             }
         }
@@ -107,64 +110,66 @@ impl Session {
     /// overdue groups (shared by [`Self::node_heartbeat`] and
     /// [`Self::node_offers`]).
     pub(super) fn begin_heartbeat(&mut self, now_ms: i64) {
-        if !self.clock_started {
+        if !self.clock.started {
             // Asks made before the first heartbeat (an RM restart re-sends
             // every app's) have waited from now, not from time 0.
-            self.clock_started = true;
+            self.clock.started = true;
             for a in &mut self.apps {
                 for g in &mut a.groups {
                     g.wait_from = g.wait_from.max(now_ms);
                 }
             }
-            self.wait_floor = now_ms;
-            self.stall_checked = now_ms;
+            self.clock.wait_floor = now_ms;
+            self.clock.stall_checked = now_ms;
         }
-        self.now_ms = self.now_ms.max(now_ms);
+        self.clock.now_ms = self.clock.now_ms.max(now_ms);
         self.drive_planning(now_ms);
         self.insert_at_heartbeat();
-        if self.now_ms.saturating_sub(self.stall_checked) >= STALL_CHECK_MS {
+        if self.clock.now_ms.saturating_sub(self.clock.stall_checked) >= STALL_CHECK_MS {
             self.detect_stalls();
         }
-        if self.busy_stale {
+        if self.asks.busy_stale {
             self.refresh_busy();
         }
         if self.dynamic.planned
             && self.cfg.max_wait_ms >= 0
-            && self.now_ms.saturating_sub(self.overdue_checked) >= OVERDUE_CHECK_MS
+            && self.clock.now_ms.saturating_sub(self.clock.overdue_checked) >= OVERDUE_CHECK_MS
         {
             self.find_overdue();
         }
     }
 
     pub(super) fn refresh_busy(&mut self) {
-        self.busy_stale = false;
-        self.busy.clear();
+        self.asks.busy_stale = false;
+        self.asks.busy.clear();
         let apps = &self.apps;
-        self.busy.extend(
-            self.app_order
+        self.asks.busy.extend(
+            self.ranking
+                .app_order
                 .iter()
                 .copied()
                 .filter(|&a| apps[a as usize].groups.iter().any(|g| g.any > 0)),
         );
         let mut min = Resources::new(i64::MAX, i32::MAX);
         let mut location_less = 0;
-        for &a in &self.busy {
+        for &a in &self.asks.busy {
             for g in self.apps[a as usize].groups.iter().filter(|g| g.any > 0) {
                 min.memory_mb = min.memory_mb.min(g.capability.memory_mb);
                 min.vcores = min.vcores.min(g.capability.vcores);
                 location_less += g.counts.is_empty() as u32;
             }
         }
-        if self.min_ask != min {
+        if self.asks.min_ask != min {
             self.cluster_slots = None;
         }
-        self.min_ask = min;
-        self.location_less = location_less;
-        self.finishing.clear();
+        self.asks.min_ask = min;
+        self.asks.location_less = location_less;
+        self.asks.finishing.clear();
         if self.dynamic.planned && self.cfg.job_order.job_aware() {
             let apps = &self.apps;
-            self.finishing
-                .extend(self.busy.iter().copied().filter(|&a| {
+            self.asks
+                .finishing
+                .extend(self.asks.busy.iter().copied().filter(|&a| {
                     let pending = || apps[a as usize].groups.iter().filter(|g| g.any > 0);
                     pending().all(|g| g.counts.is_empty())
                 }));
@@ -176,8 +181,8 @@ impl Session {
     /// finishes instead of waiting for every queue to drain. Only such jobs:
     /// a reducer never takes a slot its own job's maps still need.
     fn serve_finishing(&self, free: &Resources, head_rank: u32) -> Option<Slot> {
-        for &app in &self.finishing {
-            if self.rank[app as usize] >= head_rank {
+        for &app in &self.asks.finishing {
+            if self.ranking.rank[app as usize] >= head_rank {
                 break;
             }
             for (gi, g) in self.apps[app as usize].groups.iter().enumerate() {
@@ -226,14 +231,14 @@ impl Session {
             return;
         }
         let n = &self.nodes[node as usize];
-        if self.askers[n.name as usize] == 0 {
+        if self.asks.askers[n.name as usize] == 0 {
             return;
         }
         // The first few jobs only: they are the ones the order finishes
         // next, and a bounded look keeps the heartbeat's cost flat however
         // many applications ask for this host.
-        for &app in self.busy.iter().take(RANKED_LOCAL_JOBS) {
-            if self.rank[app as usize] >= head_rank {
+        for &app in self.asks.busy.iter().take(RANKED_LOCAL_JOBS) {
+            if self.ranking.rank[app as usize] >= head_rank {
                 break;
             }
             for (gi, g) in self.apps[app as usize].groups.iter().enumerate() {
@@ -280,7 +285,12 @@ impl Session {
                 return u32::MAX;
             };
             if let Some(r) = self.resolve(&s).filter(|r| self.valid(n, r)) {
-                return self.rank.get(r.app as usize).copied().unwrap_or(u32::MAX);
+                return self
+                    .ranking
+                    .rank
+                    .get(r.app as usize)
+                    .copied()
+                    .unwrap_or(u32::MAX);
             }
             self.nodes[node as usize].queue.pop_front();
             self.queued_total -= 1;
@@ -290,18 +300,23 @@ impl Session {
     /// Lists the busy ask groups with host or rack asks whose wait for a
     /// container reached `max_wait_ms`, in rank order.
     fn find_overdue(&mut self) {
-        self.overdue_checked = self.now_ms;
-        self.overdue.clear();
-        let (now, cap) = (self.now_ms, self.cfg.max_wait_ms);
-        for &app in &self.busy {
+        self.clock.overdue_checked = self.clock.now_ms;
+        self.asks.overdue.clear();
+        let (now, cap) = (self.clock.now_ms, self.cfg.max_wait_ms);
+        for &app in &self.asks.busy {
             for (gi, g) in self.apps[app as usize].groups.iter().enumerate() {
                 if g.any > 0 && g.relax && !g.counts.is_empty() && now - g.wait_from >= cap {
-                    let rank = self.rank.get(app as usize).copied().unwrap_or(u32::MAX);
-                    self.overdue.push((rank, app, gi as u32));
+                    let rank = self
+                        .ranking
+                        .rank
+                        .get(app as usize)
+                        .copied()
+                        .unwrap_or(u32::MAX);
+                    self.asks.overdue.push((rank, app, gi as u32));
                 }
             }
         }
-        self.overdue.sort_unstable();
+        self.asks.overdue.sort_unstable();
     }
 
     /// The locality wait's hard cap under load. A planned queue only ever
@@ -331,12 +346,12 @@ impl Session {
         mut each: impl FnMut(Slot) -> bool,
     ) {
         // A cap switched off since the last look leaves nothing overdue.
-        if self.overdue.is_empty() || self.cfg.max_wait_ms < 0 {
+        if self.asks.overdue.is_empty() || self.cfg.max_wait_ms < 0 {
             return;
         }
         let n = &self.nodes[node as usize];
-        let (now, cap) = (self.now_ms, self.cfg.max_wait_ms);
-        for &(rank, app, gi) in &self.overdue {
+        let (now, cap) = (self.clock.now_ms, self.cfg.max_wait_ms);
+        for &(rank, app, gi) in &self.asks.overdue {
             if rank >= head_rank {
                 break;
             }
@@ -423,10 +438,17 @@ impl Session {
     }
 
     /// The policy's decision once the node's queue is empty: its
-    /// [`FreeSlot`](crate::policy::FreeSlot), carried out by its `decide`
-    /// on this engine's [`ClusterView`] ([`SessionView`]).
+    /// [`HeartbeatRule`](crate::policy::HeartbeatRule) if it has one (on a
+    /// [`RuleView`]), else its [`FreeSlot`](crate::policy::FreeSlot),
+    /// carried out by its `decide` on this engine's [`ClusterView`]
+    /// ([`SessionView`]).
     #[inline]
     pub(super) fn fallback(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
+        if let Some(mut rule) = self.rule.take() {
+            let pick = rule.free_slot(&mut RuleView::new(self, node, free));
+            self.rule = Some(rule);
+            return pick.map(Slot::from);
+        }
         let f = self.dynamic.free_slot;
         f.decide(&mut SessionView { s: self, free }, node)
     }
@@ -441,7 +463,7 @@ impl Session {
 
     /// A group asking for this host, else a group at the locality-wait cap.
     fn local_or_overdue(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
-        if self.askers[self.nodes[node as usize].name as usize] > 0 {
+        if self.asks.askers[self.nodes[node as usize].name as usize] > 0 {
             if let Some(s) = self.serve_asking(node, free) {
                 return Some(s);
             }
@@ -451,7 +473,7 @@ impl Session {
 
     /// An ask with no location at all (a reducer), in FIFO order.
     fn location_less_ask(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
-        if self.location_less == 0 {
+        if self.asks.location_less == 0 {
             return None;
         }
         self.serve_fifo(node, free, |g, _| {
@@ -515,15 +537,18 @@ impl Session {
                 let s = Slot { locality, ..s };
                 self.valid(me, &s).then_some((i, s))
             })?;
-        let cluster = self.durations.mean_ms();
-        let (holder_ms, task_ms) = match cluster {
+        let durations = self.durations.as_ref();
+        let (holder_ms, task_ms) = match durations.and_then(|d| d.mean_ms()) {
             // Before any container finished, in units of one duration.
             None => (1.0, 1.0),
-            Some(all) => (all, self.durations.app_mean_ms(s.app).unwrap_or(all)),
+            Some(all) => {
+                let app = durations.and_then(|d| d.app_mean_ms(s.app));
+                (all, app.unwrap_or(all))
+            }
         };
         // Its planned holder, or another that steals it once its queue is done.
         let at = |h: &NodeState, ahead: usize| {
-            let slots = h.capacity.slots_of(&self.min_ask);
+            let slots = h.capacity.slots_of(&self.asks.min_ask);
             start_delay_waves(ahead.min(u32::MAX as usize) as u32, h.running, slots)
         };
         let g = &self.apps[s.app as usize].groups[s.group as usize];
@@ -564,15 +589,15 @@ impl Session {
     /// long (`wait_floor`), so an idle node costs nothing in the usual case.
     fn serve_starving(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
         let cap = self.cfg.max_wait_ms;
-        let now = self.now_ms;
-        if cap < 0 || now.saturating_sub(self.wait_floor) < cap {
+        let now = self.clock.now_ms;
+        if cap < 0 || now.saturating_sub(self.clock.wait_floor) < cap {
             return None;
         }
         // The floor is taken over every waiting group, also those that do
         // not fit this node, so that a later, larger node still looks.
         let n = &self.nodes[node as usize];
         let mut floor = i64::MAX;
-        for &app in &self.busy {
+        for &app in &self.asks.busy {
             for (gi, g) in self.apps[app as usize].groups.iter().enumerate() {
                 if g.any <= 0 || g.counts.is_empty() || !g.relax {
                     continue;
@@ -592,7 +617,7 @@ impl Session {
             }
         }
         // A full visit found nobody: the floor is exact again.
-        self.wait_floor = floor;
+        self.clock.wait_floor = floor;
         None
     }
 
@@ -600,18 +625,18 @@ impl Session {
     /// for `stall_ms`, once until it gets one (issue: a job whose maps wait
     /// for ever must show in the RM log, not only in its run time).
     fn detect_stalls(&mut self) {
-        self.stall_checked = self.now_ms;
+        self.clock.stall_checked = self.clock.now_ms;
         let limit = self.cfg.stall_ms;
         if limit < 0 {
             return;
         }
-        for &app in &self.busy {
+        for &app in &self.asks.busy {
             let a = &mut self.apps[app as usize];
             for g in a.groups.iter_mut() {
-                let waited = self.now_ms.saturating_sub(g.wait_from);
+                let waited = self.clock.now_ms.saturating_sub(g.wait_from);
                 if g.any > 0 && !g.stall_logged && waited >= limit {
                     g.stall_logged = true;
-                    self.stalled += 1;
+                    self.clock.stalled += 1;
                     tracing::warn!(
                         app = %a.name,
                         priority = g.priority,
@@ -624,88 +649,12 @@ impl Session {
         }
     }
 
-    /// CapacityScheduler delay scheduling (see `policy::delay`): each app in
-    /// FIFO order, each priority, counts a missed opportunity and takes the
-    /// most local level the delay allows.
-    fn delayed(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
-        let rule = self.cfg.delay;
-        let num_nodes = self.alive_nodes;
-        self.serve_fifo(node, free, |g, n| {
-            g.missed += 1;
-            let offer = Offer {
-                missed: g.missed,
-                num_nodes,
-                outstanding_any: g.any as u32,
-                unique_location_asks: g.counts.len() as u32 + 1,
-            };
-            let level = if g.asked(n.name) {
-                Locality::Node
-            } else if g.relax && g.asked(n.rack) && rule.allows(Locality::Rack, &offer) {
-                Locality::Rack
-            } else if g.relax && rule.allows(Locality::OffSwitch, &offer) {
-                Locality::OffSwitch
-            } else {
-                return None;
-            };
-            if level != Locality::OffSwitch {
-                g.missed = 0;
-            }
-            Some(level)
-        })
-    }
-
-    /// A compile-time dispatcher's rule at a heartbeat, as
-    /// `policy::compile_time::dispatch` plays it: a task local to this node
-    /// from any application, else the rule decides whether the node takes a
-    /// remote task (rack-local first) or waits for the next heartbeat. DS's
-    /// delay counter is the dispatcher's, reset by every launch. Reducers
-    /// (asks with no location) are never delayed.
-    fn dispatch(&mut self, node: NodeId, free: &Resources, rule: Rule) -> Option<Slot> {
-        if self.askers[self.nodes[node as usize].name as usize] > 0 {
-            if let Some(s) = self.serve_asking(node, free) {
-                self.ds_skips = 0;
-                return Some(s);
-            }
-        }
-        let go = match rule {
-            Rule::Any => true,
-            Rule::Delay { threshold } => {
-                self.ds_skips = self.ds_skips.saturating_add(1);
-                self.ds_skips > threshold
-            }
-            Rule::Gcc { utilization } => {
-                let slots = self.cluster_slots();
-                let idle = slots.saturating_sub(self.running_total) as f64;
-                idle >= ((1.0 - utilization.clamp(0.0, 1.0)) * slots as f64 - 1e-9).ceil()
-            }
-        };
-        if !go {
-            if self.location_less == 0 {
-                return None;
-            }
-            return self.serve_fifo(node, free, |g, _| {
-                g.counts.is_empty().then_some(Locality::OffSwitch)
-            });
-        }
-        let s = self.serve_fifo(node, free, |g, n| {
-            if g.relax && g.asked(n.rack) {
-                Some(Locality::Rack)
-            } else if g.relax || g.counts.is_empty() {
-                Some(Locality::OffSwitch)
-            } else {
-                None
-            }
-        })?;
-        self.ds_skips = 0;
-        Some(s)
-    }
-
     /// Containers of the smallest ask that the live nodes hold.
-    fn cluster_slots(&mut self) -> u64 {
+    pub(super) fn cluster_slots(&mut self) -> u64 {
         if let Some(s) = self.cluster_slots {
             return s;
         }
-        let min = self.min_ask;
+        let min = self.asks.min_ask;
         let s = self
             .nodes
             .iter()
@@ -714,57 +663,6 @@ impl Session {
             .sum();
         self.cluster_slots = Some(s);
         s
-    }
-
-    /// The FairScheduler (see `policy::fair`): applications by usage over
-    /// weight, then submission; each priority that fits counts an
-    /// opportunity and takes the most local level its allowed level permits.
-    fn fair(&mut self, node: NodeId, free: &Resources, rule: FairLocality) -> Option<Slot> {
-        let mut order = std::mem::take(&mut self.fair_order);
-        order.clear();
-        order.extend_from_slice(&self.busy);
-        let apps = &self.apps;
-        // Unstable sort: no allocation, and the rank makes keys distinct.
-        order.sort_unstable_by(|&x, &y| {
-            let (a, b) = (&apps[x as usize], &apps[y as usize]);
-            (a.running as f64 / a.weight)
-                .total_cmp(&(b.running as f64 / b.weight))
-                .then(self.rank[x as usize].cmp(&self.rank[y as usize]))
-        });
-        let nodes = self.alive_nodes;
-        let n = &self.nodes[node as usize];
-        let mut pick = None;
-        'apps: for &app in &order {
-            for (gi, g) in self.apps[app as usize].groups.iter_mut().enumerate() {
-                // hasContainerForNode: asks left, and a place this node can serve.
-                if g.any <= 0 || !free.fits(&g.capability) || !(g.relax || g.asked(n.rack)) {
-                    continue;
-                }
-                g.missed += 1;
-                let allowed = rule.allowed(&mut g.fair_level, &mut g.missed, nodes);
-                let locality = if g.asked(n.name) && g.asked(n.rack) {
-                    Locality::Node
-                } else if !g.relax {
-                    continue;
-                } else if g.asked(n.rack) && allowed != Locality::Node {
-                    Locality::Rack
-                } else if g.counts.is_empty() || allowed == Locality::OffSwitch {
-                    Locality::OffSwitch
-                } else {
-                    continue;
-                };
-                pick = Some(Slot {
-                    app,
-                    group: gi as u32,
-                    priority: g.priority,
-                    task: NONE,
-                    locality,
-                });
-                break 'apps;
-            }
-        }
-        self.fair_order = order;
-        pick
     }
 
     /// Visits applications in FIFO order and their priorities in order, as
@@ -777,7 +675,7 @@ impl Session {
         mut level_for: impl FnMut(&mut Group, &NodeState) -> Option<Locality>,
     ) -> Option<Slot> {
         let n = &self.nodes[node as usize];
-        for &app in &self.busy {
+        for &app in &self.asks.busy {
             for (gi, g) in self.apps[app as usize].groups.iter_mut().enumerate() {
                 if g.any <= 0 || !free.fits(&g.capability) {
                     continue;
@@ -802,21 +700,21 @@ impl Session {
     /// host (dropping those that no longer do), not every application.
     pub(super) fn serve_asking(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
         let name = self.nodes[node as usize].name;
-        let mut list = std::mem::take(&mut self.asking[name as usize]);
+        let mut list = std::mem::take(&mut self.asks.asking[name as usize]);
         let mut best: Option<(u32, i32, AppId, usize)> = None;
         list.retain(|&(app, priority)| {
             let Some(gi) = self.group_asks(app, priority, name) else {
                 return false;
             };
             let g = &self.apps[app as usize].groups[gi];
-            let key = (self.rank[app as usize], priority);
+            let key = (self.ranking.rank[app as usize], priority);
             if g.any > 0 && free.fits(&g.capability) && best.is_none_or(|(r, p, _, _)| key < (r, p))
             {
                 best = Some((key.0, key.1, app, gi));
             }
             true
         });
-        self.asking[name as usize] = list;
+        self.asks.asking[name as usize] = list;
         let (_, priority, app, gi) = best?;
         Some(Slot {
             app,
@@ -832,7 +730,7 @@ impl Session {
     fn longest_queue(&self, node: NodeId, shorter: usize) -> Option<NodeId> {
         let mut victim = None;
         let mut longest = shorter;
-        for &i in &self.steal_candidates {
+        for &i in &self.plan.steal_candidates {
             let n = &self.nodes[i as usize];
             if n.alive && i != node && n.queue.len() > longest {
                 longest = n.queue.len();
@@ -897,25 +795,25 @@ impl Session {
     /// which is marked started: a guess, since the AM picks its own task
     /// (see `revive_exact`). Returns the group's priority and container size.
     pub(super) fn book(&mut self, node: NodeId, s: Slot) -> (i32, Resources) {
-        if self.dynamic.priced {
-            self.durations.started(node, s.app, self.now_ms);
+        if let Some(d) = &mut self.durations {
+            d.started(node, s.app, self.clock.now_ms);
         }
         let n = &mut self.nodes[node as usize];
         n.running += 1;
-        let now = self.now_ms;
+        let now = self.clock.now_ms;
         self.apps[s.app as usize].container_started(now);
         if self.dynamic.planned && self.cfg.job_order == JobOrder::WeightedRemaining {
             // O(log apps) per grant.
-            self.later_grants.granted(s.app);
+            self.ranking.later_grants.granted(s.app);
             let a = &mut self.apps[s.app as usize];
             // Its own grant offsets one of the later jobs' (never below none).
-            a.overtaken_from = (a.overtaken_from + 1).min(self.later_grants.after(s.app));
+            a.overtaken_from = (a.overtaken_from + 1).min(self.ranking.later_grants.after(s.app));
             a.promoted = a.promoted.saturating_sub(1);
         }
         self.running_total += 1;
         let (host, rack) = (n.name, n.rack);
         let g = &mut self.apps[s.app as usize].groups[s.group as usize];
-        let askers = &mut self.askers;
+        let askers = &mut self.asks.askers;
         let mut became_empty = false;
         let emptied = &mut became_empty;
         let mut dec = |counts: &mut Counts, name: u32| {
@@ -962,16 +860,18 @@ impl Session {
             Locality::Rack => dec(&mut g.counts, rack),
             Locality::OffSwitch => {}
         }
-        self.busy_stale |= became_empty;
-        FairLocality::granted(&mut g.fair_level, s.locality);
-        g.wait_from = self.now_ms;
+        self.asks.busy_stale |= became_empty;
+        if let Some(rule) = &self.rule {
+            rule.granted(&mut g.scratch, s.locality);
+        }
+        g.wait_from = self.clock.now_ms;
         g.stall_logged = false;
         g.any -= 1;
         if g.any == 0 {
-            self.busy_stale = true;
+            self.asks.busy_stale = true;
             // Host and rack asks stay (the AM's update settles them) but no
             // longer make this group serve anything.
-            adjust_askers(&mut self.askers, g, -1);
+            adjust_askers(&mut self.asks.askers, g, -1);
         }
         (g.priority, g.capability)
     }
@@ -1007,22 +907,5 @@ impl ClusterView for SessionView<'_> {
     #[inline]
     fn priced(&mut self, node: NodeId) -> Option<Slot> {
         self.s.priced(node, self.free)
-    }
-
-    #[inline]
-    fn delay(&mut self, node: NodeId) -> Option<Slot> {
-        self.s.delayed(node, self.free)
-    }
-
-    #[inline]
-    fn fair(&mut self, node: NodeId, rule: FairLocality) -> Option<Slot> {
-        self.s.fair(node, self.free, rule)
-    }
-
-    /// DS's threshold over the live nodes.
-    #[inline]
-    fn dispatch(&mut self, node: NodeId, rule: Dispatcher) -> Option<Slot> {
-        let nodes = self.s.alive_nodes as usize;
-        self.s.dispatch(node, self.free, rule.rule(nodes))
     }
 }

@@ -139,16 +139,16 @@ impl Incremental {
 impl Session {
     /// Incremental planning's counters.
     pub fn incremental_stats(&self) -> IncrementalStats {
-        self.incr.stats
+        self.plan.incr.stats
     }
 
     /// Switches ASM1's incremental insertions on (only under
     /// [`PolicyKind::Asm1`]; other policies have none) or off, the default
     /// (new work waits for the next full plan, as before issue 11 B).
     pub fn set_incremental(&mut self, on: bool) {
-        self.incr.on = on && self.cfg.policy == PolicyKind::Asm1;
-        if !self.incr.on {
-            for (app, priority) in std::mem::take(&mut self.incr.list) {
+        self.plan.incr.on = on && self.cfg.policy == PolicyKind::Asm1;
+        if !self.plan.incr.on {
+            for (app, priority) in std::mem::take(&mut self.plan.incr.list) {
                 if let Some(g) = self.group_mut(app, priority) {
                     g.listed = false;
                 }
@@ -159,8 +159,8 @@ impl Session {
     /// Replaces the search bounds ([`MAX_VISIT`] nodes, [`SCAN`] entries
     /// per node); tests lift them to get the unbounded search.
     pub fn set_incremental_bounds(&mut self, max_visit: usize, scan: usize) {
-        self.incr.max_visit = max_visit.max(1);
-        self.incr.scan = scan;
+        self.plan.incr.max_visit = max_visit.max(1);
+        self.plan.incr.scan = scan;
     }
 
     /// Inserts up to `budget` listed tasks now (the heartbeat does
@@ -173,29 +173,29 @@ impl Session {
     /// The heartbeat's share: [`PER_HEARTBEAT`] tasks, [`WORK_PER_HEARTBEAT`]
     /// queue entries looked at.
     pub(super) fn insert_at_heartbeat(&mut self) {
-        if !self.incr.list.is_empty() {
+        if !self.plan.incr.list.is_empty() {
             self.insert_bounded(PER_HEARTBEAT, WORK_PER_HEARTBEAT);
         }
     }
 
     fn insert_bounded(&mut self, budget: usize, max_work: usize) -> usize {
-        if !self.incr.on || self.incr.installing || self.incr.list.is_empty() {
+        if !self.plan.incr.on || self.plan.incr.installing || self.plan.incr.list.is_empty() {
             return 0;
         }
         let mut done = 0;
-        self.incr.search.work = 0;
+        self.plan.incr.search.work = 0;
         // Checking a listed group costs too (most grown asks need nothing):
         // it counts as work, so a heartbeat after a plan lists hundreds of
         // groups checks a few.
-        while done < budget && self.incr.search.work < max_work {
-            let Some(&(app, priority)) = self.incr.list.front() else {
+        while done < budget && self.plan.incr.search.work < max_work {
+            let Some(&(app, priority)) = self.plan.incr.list.front() else {
                 break;
             };
             if !self.insert_group(app, priority, budget, max_work, &mut done) {
                 break;
             }
-            self.incr.list.pop_front();
-            self.incr.wanted = None;
+            self.plan.incr.list.pop_front();
+            self.plan.incr.wanted = None;
             if let Some(g) = self.group_mut(app, priority) {
                 g.listed = false;
             }
@@ -205,16 +205,17 @@ impl Session {
 
     /// An ask of (`app`, `priority`) grew: list the group.
     pub(super) fn note_growth(&mut self, app: AppId, priority: i32) {
-        if !self.incr.on {
+        if !self.plan.incr.on {
             return;
         }
-        let gen = self.incr.gen;
+        let gen = self.plan.incr.gen;
         if self
+            .plan
             .incr
             .wanted
             .is_some_and(|(a, p, _)| (a, p) == (app, priority))
         {
-            self.incr.wanted = None;
+            self.plan.incr.wanted = None;
         }
         let Some(g) = self.group_mut(app, priority) else {
             return;
@@ -222,7 +223,7 @@ impl Session {
         g.grew_gen = gen;
         if !g.listed {
             g.listed = true;
-            self.incr.list.push_back((app, priority));
+            self.plan.incr.list.push_back((app, priority));
         }
     }
 
@@ -233,9 +234,9 @@ impl Session {
 
     /// Step 3 began: remember what the plan covers; insert nothing until done.
     pub(super) fn incr_install_started(&mut self, covered: Vec<Covered>) {
-        if self.incr.on {
-            self.incr.installing = true;
-            self.incr.covered = covered;
+        if self.plan.incr.on {
+            self.plan.incr.installing = true;
+            self.plan.incr.covered = covered;
         }
     }
 
@@ -243,25 +244,25 @@ impl Session {
     /// its tasks as queued; groups it did not (new since its snapshot) and
     /// groups that grew since are listed again.
     pub(super) fn incr_install_done(&mut self, garbage: &mut PlanGarbage) {
-        if !self.incr.on {
+        if !self.plan.incr.on {
             return;
         }
-        self.incr.installing = false;
-        self.incr.wanted = None;
+        self.plan.incr.installing = false;
+        self.plan.incr.wanted = None;
         let cap = self.typical_container();
-        self.incr.ceiling = (0..self.nodes.len() as NodeId)
+        self.plan.incr.ceiling = (0..self.nodes.len() as NodeId)
             .filter(|&i| self.nodes[i as usize].alive)
             .map(|i| self.finish_time(i, &cap, 0))
             .fold(0.0, f64::max);
-        let mut covered = std::mem::take(&mut self.incr.covered);
+        let mut covered = std::mem::take(&mut self.plan.incr.covered);
         covered.sort_unstable_by_key(|c| (c.app, c.priority));
-        for (app, priority) in std::mem::take(&mut self.incr.list) {
+        for (app, priority) in std::mem::take(&mut self.plan.incr.list) {
             if let Some(g) = self.group_mut(app, priority) {
                 g.listed = false;
             }
         }
-        let gen = self.incr.gen;
-        for &app in &self.app_order {
+        let gen = self.plan.incr.gen;
+        for &app in &self.ranking.app_order {
             for g in &mut self.apps[app as usize].groups {
                 let hit = covered
                     .binary_search_by_key(&(app, g.priority), |c| (c.app, c.priority))
@@ -284,7 +285,7 @@ impl Session {
                 let located = g.exact || !g.counts.is_empty();
                 if g.any > 0 && located && (hit.is_none() || g.grew_gen == gen) {
                     g.listed = true;
-                    self.incr.list.push_back((app, g.priority));
+                    self.plan.incr.list.push_back((app, g.priority));
                 }
             }
         }
@@ -308,7 +309,7 @@ impl Session {
             return true;
         };
         let g = &a.groups[gi];
-        self.incr.search.work += 1;
+        self.plan.incr.search.work += 1;
         if g.any <= 0 || (!g.exact && g.counts.is_empty()) {
             return true;
         }
@@ -318,12 +319,12 @@ impl Session {
         } else {
             // A group inserted over several heartbeats sums its host asks
             // once; grants only lower it, and growth lists it afresh.
-            match self.incr.wanted {
+            match self.plan.incr.wanted {
                 Some((a, p, w)) if (a, p) == (app, priority) => w.min(any),
                 _ => {
                     let w = self.synthesised_wanted(g);
-                    self.incr.search.work += 1 + g.counts.len() / 8;
-                    self.incr.wanted = Some((app, priority, w));
+                    self.plan.incr.search.work += 1 + g.counts.len() / 8;
+                    self.plan.incr.wanted = Some((app, priority, w));
                     w
                 }
             }
@@ -334,7 +335,7 @@ impl Session {
             if queued >= wanted {
                 return true;
             }
-            if *done >= budget || self.incr.search.work >= max_work {
+            if *done >= budget || self.plan.incr.search.work >= max_work {
                 return false;
             }
             let next = (g.queued_upto..g.pool.len()).find(|&t| !g.pool.started[t]);
@@ -369,7 +370,7 @@ impl Session {
     }
 
     fn live_node_of(&self, name: u32) -> Option<NodeId> {
-        let id = *self.node_by_name.get(name as usize)?;
+        let id = *self.names.node_by_name.get(name as usize)?;
         (id != NONE && self.nodes[id as usize].alive).then_some(id)
     }
 
@@ -381,7 +382,7 @@ impl Session {
     fn synthesise_more(&mut self, app: AppId, gi: usize, deficit: usize) -> bool {
         let g = &self.apps[app as usize].groups[gi];
         let cap = self.limits.max_host_ask.min(i32::MAX as u32) as i32;
-        let mut hosts = std::mem::take(&mut self.incr.hosts);
+        let mut hosts = std::mem::take(&mut self.plan.incr.hosts);
         hosts.clear();
         hosts.extend(
             g.counts.iter().filter_map(|(&name, &c)| {
@@ -407,7 +408,7 @@ impl Session {
         let room = self.limits.max_planned_tasks.saturating_sub(g.pool.len());
         let hi = d.size.min(lo + SYNTH_CHUNK.min(room));
         let more = planning::deal(&hosts, d.n, lo, hi);
-        self.incr.hosts = hosts;
+        self.plan.incr.hosts = hosts;
         if more.len() == 0 {
             return false;
         }
@@ -423,7 +424,7 @@ impl Session {
     /// augmenting path from its live replica holders. A task with none is
     /// left to the fallback (placing it remote would need the whole cluster).
     fn insert_task(&mut self, app: AppId, gi: usize, t: usize) {
-        let mut s = std::mem::take(&mut self.incr.search);
+        let mut s = std::mem::take(&mut self.plan.incr.search);
         let g = &self.apps[app as usize].groups[gi];
         let (cap, priority) = (g.capability, g.priority);
         s.roots.clear();
@@ -440,10 +441,10 @@ impl Session {
             // whole waves (of the smallest ask: a lower bound still).
             let total = self.running_total + self.queued_total as u64 + 1;
             let floor = total.div_ceil(self.slots_for(cap)) as f64;
-            let bar = floor.max(self.incr.ceiling);
+            let bar = floor.max(self.plan.incr.ceiling);
             let target = self.search(&mut s, cap, bar);
             let finish = self.finish_time(target, &cap, 1);
-            self.incr.ceiling = self.incr.ceiling.max(finish);
+            self.plan.incr.ceiling = self.plan.incr.ceiling.max(finish);
             self.apply_path(&mut s, target);
             let root = s.path.last().map_or(target, |&(u, _, _)| u);
             let slot = Slot {
@@ -455,15 +456,15 @@ impl Session {
             };
             self.enqueue(root, slot);
             self.queued_total += 1;
-            self.incr.stats.inserted += 1;
+            self.plan.incr.stats.inserted += 1;
         }
-        self.incr.search = s;
+        self.plan.incr.search = s;
     }
 
     /// Containers of `cap` the live nodes hold (at least 1): summed over
     /// the nodes again only after a node changed or for another size.
     fn slots_for(&mut self, cap: Resources) -> u64 {
-        match self.incr.slots {
+        match self.plan.incr.slots {
             Some((c, n)) if c == cap => n,
             _ => {
                 let n = self
@@ -473,7 +474,7 @@ impl Session {
                     .map(|n| u64::from(n.capacity.slots_of(&cap)))
                     .sum::<u64>()
                     .max(1);
-                self.incr.slots = Some((cap, n));
+                self.plan.incr.slots = Some((cap, n));
                 n
             }
         }
@@ -531,12 +532,12 @@ impl Session {
             let u = s.order[head];
             head += 1;
             let q = &self.nodes[u as usize].queue;
-            let looked = q.len().min(self.incr.scan);
+            let looked = q.len().min(self.plan.incr.scan);
             let stride = q.len().checked_div(looked).unwrap_or(1);
             s.work += looked;
             for i in 0..looked {
                 let pos = q.len() - 1 - i * stride;
-                if s.order.len() >= self.incr.max_visit {
+                if s.order.len() >= self.plan.incr.max_visit {
                     break 'bfs;
                 }
                 let Some(e) = self.resolve(&q[pos]) else {
@@ -586,8 +587,8 @@ impl Session {
         if s.path.is_empty() {
             return;
         }
-        if s.order.len() >= self.incr.max_visit {
-            self.incr.stats.bounded += 1;
+        if s.order.len() >= self.plan.incr.max_visit {
+            self.plan.incr.stats.bounded += 1;
         }
         s.moved.clear();
         for &(u, _, pos) in &s.path {
@@ -598,13 +599,13 @@ impl Session {
         for (&(_, v, _), &e) in s.path.iter().zip(&s.moved) {
             self.enqueue(v, e);
         }
-        self.incr.stats.moved += s.moved.len() as u64;
+        self.plan.incr.stats.moved += s.moved.len() as u64;
     }
 
     /// Puts `slot` (node-local) into `node`'s queue after the entries of
     /// applications ranked at or before its own.
     fn enqueue(&mut self, node: NodeId, slot: Slot) {
-        let rank = &self.rank;
+        let rank = &self.ranking.rank;
         let r = rank.get(slot.app as usize).copied().unwrap_or(u32::MAX);
         let q = &self.nodes[node as usize].queue;
         let pos = q.partition_point(|e| rank.get(e.app as usize).copied().unwrap_or(u32::MAX) <= r);

@@ -25,9 +25,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::{CostModel, Locality, NodeId, NONE};
 use crate::policy::asm1_priced::Durations;
-use crate::policy::compile_time::Rule;
-use crate::policy::delay::{LocalityDelay, Offer};
-use crate::policy::fair::FairLocality;
+use crate::policy::delay::LocalityDelay;
+use crate::policy::heartbeat_rule::{GroupScratch, HeartbeatRule, Pick};
 use crate::policy::{Dynamic, PolicyKind};
 
 /// Dense application index, given by [`Session::add_app`].
@@ -323,6 +322,19 @@ struct Slot {
     locality: Locality,
 }
 
+/// A heartbeat rule's pick: no planned task.
+impl From<Pick> for Slot {
+    fn from(p: Pick) -> Slot {
+        Slot {
+            app: p.app,
+            group: p.group,
+            priority: p.priority,
+            task: NONE,
+            locality: p.locality,
+        }
+    }
+}
+
 struct NodeState {
     host: String,
     name: u32,
@@ -458,8 +470,6 @@ struct Group {
     capability: Resources,
     relax: bool,
     any: i32,
-    /// Scheduling opportunities missed since the last local grant (delay scheduling).
-    missed: u32,
     /// Host and rack ask counts by interned name.
     counts: Counts,
     pool: Pool,
@@ -472,8 +482,9 @@ struct Group {
     wait_from: i64,
     /// The stall detector has named this group since its last container.
     stall_logged: bool,
-    /// FairScheduler's allowed locality level (`None` before its first offer).
-    fair_level: Option<Locality>,
+    /// The policy's heartbeat rule's state for this group (missed
+    /// opportunities, the FairScheduler's allowed level).
+    scratch: GroupScratch,
     /// Incremental planning (ASM1): pool tasks below this index were
     /// queued, by the last plan or by an insertion since.
     queued_upto: usize,
@@ -633,29 +644,21 @@ impl LaterGrants {
     }
 }
 
-/// The scheduler state machine. See the module documentation.
-pub struct Session {
-    cfg: SessionConfig,
-    dynamic: Dynamic,
-    names: HashMap<String, u32>,
+/// Name interning: every host, rack and resource name an event carries
+/// gets a dense id once; the heartbeat reads ids only.
+struct Names {
+    ids: HashMap<String, u32>,
     /// Interned name -> node id (or NONE).
     node_by_name: Vec<NodeId>,
-    nodes: Vec<NodeState>,
-    apps: Vec<AppState>,
     app_by_name: HashMap<String, AppId>,
-    /// Live applications in FIFO order (submit time, then registration).
-    app_order: Vec<AppId>,
-    dirty: bool,
-    /// Sum of the queue lengths (lets a stealing heartbeat skip the scan).
-    queued_total: usize,
-    alive_nodes: u32,
-    /// Tasks booked by the last heartbeat (app, priority, task index).
-    booked: Vec<(AppId, i32, u32)>,
+}
+
+/// Indexes over the asks, kept as they change so that a heartbeat looks
+/// at little.
+struct AskIndex {
     /// Live applications with containers asked for, in FIFO order; rebuilt
     /// when an ask count crosses zero, so heartbeats skip drained apps.
     busy: Vec<AppId>,
-    /// Grants by application, for [`OVERTAKE_BOUND`].
-    later_grants: LaterGrants,
     busy_stale: bool,
     /// The smallest container any busy app asks for: a node with less free
     /// stops looking at once.
@@ -670,17 +673,6 @@ pub struct Session {
     /// container for `max_wait_ms` at the last look, in rank order
     /// (rank, app, group); see `serve_overdue`.
     overdue: Vec<(u32, AppId, u32)>,
-    /// Heartbeat time of the last look for overdue groups.
-    overdue_checked: i64,
-    /// Skips since the last remote or local launch (DS's delay counter).
-    ds_skips: u32,
-    /// Containers granted and not finished, over live nodes (GCC).
-    running_total: u64,
-    /// Containers of the smallest ask the live nodes hold; `None` once a
-    /// node or the smallest ask changed (GCC recomputes it).
-    cluster_slots: Option<u64>,
-    /// The FairScheduler's visiting order (reused buffer).
-    fair_order: Vec<AppId>,
     /// Per interned host or rack name: how many ask groups with containers
     /// left at ANY ask for it, so a local-only policy skips the FIFO visit at
     /// a node nobody asks for.
@@ -690,23 +682,27 @@ pub struct Session {
     /// dropped when met), so a local-only fallback visits these, not every
     /// application.
     asking: Vec<Vec<(AppId, i32)>>,
+}
+
+/// The application order.
+struct Ranking {
+    /// Live applications in FIFO order (submit time, then registration).
+    app_order: Vec<AppId>,
     /// Position of each application in FIFO order (live ones).
     rank: Vec<u32>,
     /// A hash of the order `rank` holds ([`Session::order_signature`]).
     order_sig: u64,
-    /// The nodes with the longest queues at the last plan: where stealing
-    /// looks for a victim (queues only shrink between plans).
-    steal_candidates: Vec<NodeId>,
-    limits: Limits,
-    /// Who plans, and when a plan is installed.
-    planning: Planning,
-    /// A plan computed under [`Planning::Modelled`], installed at this time.
-    in_flight: Option<(i64, PlanResult)>,
-    /// Time of the latest heartbeat (ms): the clock of locality waits.
+    /// Grants by application, for [`OVERTAKE_BOUND`].
+    later_grants: LaterGrants,
+}
+
+/// The clock of locality waits and of the stall detector.
+struct Clock {
+    /// Time of the latest heartbeat (ms).
     now_ms: i64,
     /// A heartbeat has set `now_ms`. Until then the clock is unknown (the
     /// RM's is wall time), so waits of asks made before it start at it.
-    clock_started: bool,
+    started: bool,
     /// A lower bound of `wait_from` over busy groups with host or rack asks:
     /// while `now - wait_floor` is below the cap, no group can be starving
     /// and the heartbeat skips the scan.
@@ -715,16 +711,65 @@ pub struct Session {
     stall_checked: i64,
     /// Ask groups the stall detector has named so far.
     stalled: u64,
+    /// Heartbeat time of the last look for overdue groups.
+    overdue_checked: i64,
+}
+
+/// Planning: who plans and when, the plan in flight, and what the
+/// planners keep between plans.
+struct PlanState {
+    /// The asks or the cluster changed since the last plan.
+    dirty: bool,
+    /// Who plans, and when a plan is installed.
+    planning: Planning,
+    /// A plan computed under [`Planning::Modelled`], installed at this time.
+    in_flight: Option<(i64, PlanResult)>,
+    /// The nodes with the longest queues at the last plan: where stealing
+    /// looks for a victim (queues only shrink between plans).
+    steal_candidates: Vec<NodeId>,
+    /// ASM1's incremental insertions between plans.
+    incr: incremental::Incremental,
     /// Cuts of the last S-PC LP, by (app, stage) key: the next solve's warm start.
     spc_cuts: Arc<crate::spc::online::KeyedCuts>,
     /// The last plan under [`JobOrder::Spc`] fell back (above the bound).
     spc_fallback: bool,
     /// Most LP jobs under [`JobOrder::Spc`] ([`SPC_MAX_LP_JOBS`]).
     spc_max_jobs: usize,
-    /// Observed container durations (kept for priced locality waits).
-    durations: Durations,
-    /// ASM1's incremental insertions between plans.
-    incr: incremental::Incremental,
+}
+
+/// The scheduler state machine. See the module documentation. Its state by
+/// concern: the configuration and the policy (with the policy's own
+/// heartbeat state), the cluster (nodes, applications and their asks), name
+/// interning, ask indexes, the application order, the clock, planning, and
+/// what the last heartbeat did (booked tasks, activities).
+pub struct Session {
+    cfg: SessionConfig,
+    dynamic: Dynamic,
+    /// The policy's own decision at a free slot, with its state
+    /// ([`crate::policy::Policy::heartbeat_rule`]); `None`: its
+    /// [`FreeSlot`](crate::policy::FreeSlot) answer over the plan.
+    rule: Option<Box<dyn HeartbeatRule>>,
+    /// Observed container durations, kept for priced locality waits
+    /// (`Some` under [`FreeSlot::Priced`](crate::policy::FreeSlot::Priced)).
+    durations: Option<Durations>,
+    limits: Limits,
+    nodes: Vec<NodeState>,
+    apps: Vec<AppState>,
+    /// Sum of the queue lengths (lets a stealing heartbeat skip the scan).
+    queued_total: usize,
+    alive_nodes: u32,
+    /// Containers granted and not finished, over live nodes (GCC).
+    running_total: u64,
+    /// Containers of the smallest ask the live nodes hold; `None` once a
+    /// node or the smallest ask changed (GCC recomputes it).
+    cluster_slots: Option<u64>,
+    names: Names,
+    asks: AskIndex,
+    ranking: Ranking,
+    clock: Clock,
+    plan: PlanState,
+    /// Tasks booked by the last heartbeat (app, priority, task index).
+    booked: Vec<(AppId, i32, u32)>,
     /// Why idle heartbeats granted nothing (bounded ring).
     activities: activities::Activities,
 }
@@ -735,14 +780,11 @@ mod events;
 mod explain;
 mod heartbeat;
 mod incremental;
-#[cfg(test)]
-mod incremental_tests;
 pub mod job_order;
 mod placement;
 mod planning;
+mod rule_view;
 mod spc_order;
-#[cfg(test)]
-mod spc_tests;
 
 pub use activities::{Activities, Activity, Reason};
 pub use background::{BackgroundPlanner, PlanStats};
@@ -760,50 +802,59 @@ impl Session {
             // S-PC and its baselines are a job order and a placement together.
             cfg.job_order = order;
         }
-        let incr = incremental::Incremental::new();
+        let dynamic = cfg.policy.dynamic();
         Session {
-            dynamic: cfg.policy.dynamic(),
+            dynamic,
+            rule: cfg.policy.policy().heartbeat_rule(cfg.delay),
+            durations: dynamic.priced.then(Durations::default),
             cfg,
-            names: HashMap::new(),
-            node_by_name: Vec::new(),
+            limits: Limits::default(),
             nodes: Vec::new(),
             apps: Vec::new(),
-            app_by_name: HashMap::new(),
-            app_order: Vec::new(),
-            dirty: false,
             queued_total: 0,
             alive_nodes: 0,
-            booked: Vec::with_capacity(64),
-            busy: Vec::new(),
-            later_grants: LaterGrants::default(),
-            busy_stale: false,
-            min_ask: Resources::new(i64::MAX, i32::MAX),
-            location_less: 0,
-            finishing: Vec::new(),
-            overdue: Vec::new(),
-            overdue_checked: i64::MIN,
-            fair_order: Vec::new(),
-            ds_skips: 0,
             running_total: 0,
             cluster_slots: None,
-            askers: Vec::new(),
-            asking: Vec::new(),
-            rank: Vec::new(),
-            order_sig: 0,
-            steal_candidates: Vec::new(),
-            limits: Limits::default(),
-            planning: Planning::default(),
-            in_flight: None,
-            now_ms: 0,
-            clock_started: false,
-            wait_floor: i64::MAX,
-            stall_checked: 0,
-            stalled: 0,
-            spc_cuts: Arc::default(),
-            spc_fallback: false,
-            spc_max_jobs: SPC_MAX_LP_JOBS,
-            durations: Durations::default(),
-            incr,
+            names: Names {
+                ids: HashMap::new(),
+                node_by_name: Vec::new(),
+                app_by_name: HashMap::new(),
+            },
+            asks: AskIndex {
+                busy: Vec::new(),
+                busy_stale: false,
+                min_ask: Resources::new(i64::MAX, i32::MAX),
+                location_less: 0,
+                finishing: Vec::new(),
+                overdue: Vec::new(),
+                askers: Vec::new(),
+                asking: Vec::new(),
+            },
+            ranking: Ranking {
+                app_order: Vec::new(),
+                rank: Vec::new(),
+                order_sig: 0,
+                later_grants: LaterGrants::default(),
+            },
+            clock: Clock {
+                now_ms: 0,
+                started: false,
+                wait_floor: i64::MAX,
+                stall_checked: 0,
+                stalled: 0,
+                overdue_checked: i64::MIN,
+            },
+            plan: PlanState {
+                dirty: false,
+                planning: Planning::default(),
+                in_flight: None,
+                steal_candidates: Vec::new(),
+                incr: incremental::Incremental::new(),
+                spc_cuts: Arc::default(),
+                spc_fallback: false,
+                spc_max_jobs: SPC_MAX_LP_JOBS,
+            },
+            booked: Vec::with_capacity(64),
             activities: activities::Activities::default(),
         }
     }
@@ -816,12 +867,12 @@ impl Session {
             self.cfg.job_order = order;
         }
         self.rebuild_app_order();
-        self.dirty = true;
+        self.plan.dirty = true;
     }
 
     /// Replaces the bound on [`JobOrder::Spc`]'s LP ([`SPC_MAX_LP_JOBS`]).
     pub fn set_spc_max_jobs(&mut self, max: usize) {
-        self.spc_max_jobs = max;
+        self.plan.spc_max_jobs = max;
     }
 
     /// The application order in force.
@@ -841,24 +892,24 @@ impl Session {
 
     /// How many times the stall detector named a waiting ask group.
     pub fn stalled_groups(&self) -> u64 {
-        self.stalled
+        self.clock.stalled
     }
 
     /// Replaces the default [`Limits`].
     pub fn set_limits(&mut self, limits: Limits) {
         self.limits = limits;
-        self.dirty = true;
+        self.plan.dirty = true;
     }
 
     fn intern(&mut self, name: &str) -> u32 {
-        if let Some(&id) = self.names.get(name) {
+        if let Some(&id) = self.names.ids.get(name) {
             return id;
         }
-        let id = self.node_by_name.len() as u32;
-        self.names.insert(name.to_string(), id);
-        self.node_by_name.push(NONE);
-        self.askers.push(0);
-        self.asking.push(Vec::new());
+        let id = self.names.node_by_name.len() as u32;
+        self.names.ids.insert(name.to_string(), id);
+        self.names.node_by_name.push(NONE);
+        self.asks.askers.push(0);
+        self.asks.asking.push(Vec::new());
         id
     }
 

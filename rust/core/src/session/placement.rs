@@ -61,7 +61,7 @@ impl Session {
         out.clear();
         self.node(node)?;
         // The count first: a plan due now sees the node's load.
-        self.now_ms = self.now_ms.max(now_ms);
+        self.clock.now_ms = self.clock.now_ms.max(now_ms);
         self.sync_running(node, running);
         self.begin_heartbeat(now_ms);
         let head = self.head_rank(node);
@@ -96,7 +96,7 @@ impl Session {
     fn offer_fallback(&mut self, node: NodeId, free: Resources, out: &mut Vec<NodeOffer>) {
         let mut room = free;
         for _ in 0..MAX_GRANTS_PER_HEARTBEAT {
-            if !room.fits(&self.min_ask) {
+            if !room.fits(&self.asks.min_ask) {
                 break;
             }
             let queued = self.queued_total;
@@ -130,9 +130,9 @@ impl Session {
     /// many finished containers (the oldest timed ones, for `asm1-priced`).
     fn sync_running(&mut self, node: NodeId, running: u32) {
         let had = self.nodes[node as usize].running;
-        if self.dynamic.priced {
+        if let Some(d) = &mut self.durations {
             for _ in running..had {
-                self.durations.finished(node, None, self.now_ms);
+                d.finished(node, None, self.clock.now_ms);
             }
         }
         self.running_total = self.running_total - u64::from(had) + u64::from(running);
@@ -161,7 +161,7 @@ impl Session {
         else {
             return Ok(false);
         };
-        self.now_ms = self.now_ms.max(now_ms);
+        self.clock.now_ms = self.clock.now_ms.max(now_ms);
         let n = &self.nodes[node as usize];
         let planned = n.queue.iter().take(OFFER_SCAN).position(|s| {
             s.app == app
@@ -209,12 +209,12 @@ impl Session {
     /// The job order: the rank of each application id (0 first),
     /// `u32::MAX` for finished ones.
     pub fn app_ranks(&self) -> &[u32] {
-        &self.rank
+        &self.ranking.rank
     }
 
     /// Changes whenever [`Self::app_ranks`] does (a hash of the order).
     pub fn order_signature(&self) -> u64 {
-        self.order_sig
+        self.ranking.order_sig
     }
 }
 
@@ -263,7 +263,9 @@ fn offer(out: &mut Vec<NodeOffer>, s: Slot, count: Count) -> bool {
 #[cfg(test)]
 mod tests {
     use super::super::{SessionConfig, ANY, DEFAULT_MAX_WAIT_MS};
-    use super::*;
+    use super::NodeOffer;
+    use crate::model::{Locality, NodeId};
+    use crate::session::{AppId, Resources, Session};
 
     fn cap() -> Resources {
         Resources::new(1024, 1)

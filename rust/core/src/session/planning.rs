@@ -137,19 +137,19 @@ pub struct PlanGarbage {
 impl Session {
     /// Chooses how planning runs (default: at once, on the heartbeat).
     pub fn set_planning(&mut self, planning: Planning) {
-        self.planning = planning;
+        self.plan.planning = planning;
     }
 
     /// Whether an event changed what planning reads since the last request.
     pub fn wants_plan(&self) -> bool {
-        self.dirty
+        self.plan.dirty
     }
 
     /// Plans and installs now if an event changed the inputs (tests and
     /// tools; hosts plan through [`Planning`]).
     pub fn plan_if_dirty(&mut self) {
-        if self.dirty {
-            self.in_flight = None;
+        if self.plan.dirty {
+            self.plan.in_flight = None;
             let r = self.plan_request().plan();
             drop(self.install_plan(r));
         }
@@ -161,21 +161,26 @@ impl Session {
         let Planning::Modelled {
             base_ms,
             per_million_tasks_ms,
-        } = self.planning
+        } = self.plan.planning
         else {
             return;
         };
-        if self.in_flight.as_ref().is_some_and(|(at, _)| now_ms >= *at) {
-            if let Some((_, r)) = self.in_flight.take() {
+        if self
+            .plan
+            .in_flight
+            .as_ref()
+            .is_some_and(|(at, _)| now_ms >= *at)
+        {
+            if let Some((_, r)) = self.plan.in_flight.take() {
                 drop(self.install_plan(r));
             }
         }
-        if self.dirty && self.in_flight.is_none() {
+        if self.plan.dirty && self.plan.in_flight.is_none() {
             let r = self.plan_request().plan();
             let delay = base_ms + per_million_tasks_ms * r.tasks as f64 / 1e6;
             if delay > 0.0 {
                 let at = now_ms.saturating_add(delay.ceil().min(i64::MAX as f64) as i64);
-                self.in_flight = Some((at, r));
+                self.plan.in_flight = Some((at, r));
             } else {
                 drop(self.install_plan(r));
             }
@@ -195,8 +200,8 @@ impl Session {
     /// [`Session::plan_request_add`]. Changes between parts are planned
     /// next time.
     pub fn plan_request_start(&mut self) -> (PlanRequest, Vec<AppId>) {
-        self.dirty = false;
-        self.incr.gen += 1;
+        self.plan.dirty = false;
+        self.plan.incr.gen += 1;
         let planned = self.dynamic.planned;
         if planned && self.cfg.job_order.job_aware() {
             // Remaining work changed with the asks: re-rank before planning.
@@ -221,19 +226,19 @@ impl Session {
                 })
                 .collect(),
             node_by_name: if planned {
-                self.node_by_name.clone()
+                self.names.node_by_name.clone()
             } else {
                 Vec::new()
             },
             groups: Vec::new(),
             job_order: self.cfg.job_order,
             spc_apps: Vec::new(),
-            spc_cuts: self.spc_cuts.clone(),
-            spc_fallback: self.spc_fallback,
-            spc_max_jobs: self.spc_max_jobs,
+            spc_cuts: self.plan.spc_cuts.clone(),
+            spc_fallback: self.plan.spc_fallback,
+            spc_max_jobs: self.plan.spc_max_jobs,
         };
         let apps = if planned {
-            self.app_order.clone()
+            self.ranking.app_order.clone()
         } else {
             Vec::new()
         };
@@ -242,7 +247,7 @@ impl Session {
 
     /// Adds the asks of `apps` (those still live) to a request.
     pub fn plan_request_add(&mut self, r: &mut PlanRequest, apps: &[AppId]) {
-        let now = self.now_ms;
+        let now = self.clock.now_ms;
         for &app in apps {
             let Some(a) = self.apps.get_mut(app as usize).filter(|a| a.alive) else {
                 continue;
@@ -312,9 +317,9 @@ impl Session {
             }
         }
         if let Some(cuts) = o.cuts {
-            self.spc_cuts = cuts;
+            self.plan.spc_cuts = cuts;
         }
-        self.spc_fallback = o.fallback;
+        self.plan.spc_fallback = o.fallback;
         self.rebuild_app_order();
     }
 
@@ -347,12 +352,12 @@ impl Session {
             g.dealing = Default::default();
         }
         self.incr_install_started(std::mem::take(&mut r.covered));
-        for &app in &self.app_order {
+        for &app in &self.ranking.app_order {
             for g in &mut self.apps[app as usize].groups {
                 g.first_free = 0;
             }
         }
-        self.steal_candidates = std::mem::take(&mut r.steal_candidates);
+        self.plan.steal_candidates = std::mem::take(&mut r.steal_candidates);
         tracing::debug!(policy = %self.cfg.policy, tasks = r.tasks, "plan installed");
     }
 
@@ -385,7 +390,8 @@ impl Session {
 
     /// The container size most asks use, to turn node capacity into slots.
     pub(super) fn typical_container(&self) -> Resources {
-        self.app_order
+        self.ranking
+            .app_order
             .iter()
             .flat_map(|&a| self.apps[a as usize].groups.iter())
             .find(|g| g.any > 0)

@@ -226,7 +226,10 @@ pub(super) fn spc_order(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{spc_order, AppWork, SpcOrder};
+    use crate::session::{AppId, JobOrder};
+    use crate::spc::online::KeyedCuts;
+    use crate::spc::Speeds;
 
     fn app(app: AppId, weight: f64, located: u64, anywhere: u64) -> AppWork {
         AppWork {

@@ -1,7 +1,11 @@
 //! [`JobOrder::Spc`] in the Session: the LP is solved in planning step 2
 //! and the heartbeats use the order the last plan installed.
 
-use super::*;
+use crate::model::NodeId;
+use crate::policy::PolicyKind;
+use crate::session::{
+    AppId, JobOrder, Planning, Resources, Session, SessionConfig, ANY, SPC_MAX_LP_JOBS,
+};
 
 fn cap() -> Resources {
     Resources::new(1024, 1)
@@ -51,21 +55,25 @@ fn the_lp_order_is_computed_in_plan_step_2_and_heartbeats_use_the_last_one() {
     s.set_planning(Planning::Background);
     // No plan since the asks changed: apps not ranked by the LP yet go by
     // weighted remaining work (2 < 4 containers).
-    assert_eq!(s.app_order, vec![long, short]);
+    assert_eq!(s.ranking.app_order, vec![long, short]);
     let mut out = Vec::new();
     for t in 0..5 {
         s.node_heartbeat(h1, Resources::new(0, 0), 100_001 + t, &mut out)
             .unwrap();
     }
     assert!(s.wants_plan(), "a heartbeat does not plan");
-    assert_eq!(s.app_order, vec![long, short], "nor re-rank");
+    assert_eq!(s.ranking.app_order, vec![long, short], "nor re-rank");
     let request = s.plan_request();
-    assert_eq!(s.app_order, vec![long, short], "nor does the request");
+    assert_eq!(
+        s.ranking.app_order,
+        vec![long, short],
+        "nor does the request"
+    );
     let result = request.plan();
     assert_eq!(result.spc_lp(), Some((2, true)), "the LP ran in step 2");
     drop(s.install_plan(result));
     // 4 x 1 s of work before 2 x 100 s.
-    assert_eq!(s.app_order, vec![short, long]);
+    assert_eq!(s.ranking.app_order, vec![short, long]);
     assert!(s.apps[short as usize].order_key < s.apps[long as usize].order_key);
     s.node_heartbeat(h1, cap(), 100_010, &mut out).unwrap();
     assert_eq!(out[0].app, short);
@@ -83,22 +91,22 @@ fn above_the_bound_the_plan_falls_back_to_weighted_remaining() {
     let result = s.plan_request().plan();
     assert_eq!(result.spc_lp(), Some((2, false)));
     drop(s.install_plan(result));
-    assert!(s.spc_fallback);
-    assert_eq!(s.app_order, vec![long, short]);
+    assert!(s.plan.spc_fallback);
+    assert_eq!(s.ranking.app_order, vec![long, short]);
     s.set_spc_max_jobs(SPC_MAX_LP_JOBS);
     s.update_ask(long, 20, ANY, 2, cap(), true).unwrap();
     let result = s.plan_request().plan();
     assert_eq!(result.spc_lp(), Some((2, true)));
     drop(s.install_plan(result));
-    assert!(!s.spc_fallback);
-    assert_eq!(s.app_order, vec![short, long]);
+    assert!(!s.plan.spc_fallback);
+    assert_eq!(s.ranking.app_order, vec![short, long]);
 }
 
 #[test]
 fn weights_change_the_session_order() {
     let (mut s, _, long, short) = shown_durations(JobOrder::Spc);
     s.plan_if_dirty();
-    assert_eq!(s.app_order, vec![short, long]);
+    assert_eq!(s.ranking.app_order, vec![short, long]);
     // Weight 1000 on `long`: 200 s of work at weight 1000 beats 4 s at 1.
     let (mut s, _, _, _) = {
         let mut s = Session::new(SessionConfig {
@@ -115,6 +123,7 @@ fn weights_change_the_session_order() {
     };
     s.plan_if_dirty();
     let names: Vec<&str> = s
+        .ranking
         .app_order
         .iter()
         .map(|&a| s.apps[a as usize].name.as_str())
@@ -171,6 +180,7 @@ fn huwf_reads_the_weights_and_tetris_does_not() {
         ask(&mut s, light, 4);
         s.plan_if_dirty();
         let names: Vec<&str> = s
+            .ranking
             .app_order
             .iter()
             .map(|&a| s.apps[a as usize].name.as_str())

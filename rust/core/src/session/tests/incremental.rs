@@ -1,6 +1,10 @@
 //! ASM1's incremental insertions against a full re-plan.
 
-use super::*;
+use std::collections::HashMap;
+
+use crate::model::{Locality, NodeId};
+use crate::policy::PolicyKind;
+use crate::session::{AppId, JobOrder, Planning, Resources, Session, SessionConfig, ANY};
 use proptest::prelude::*;
 
 fn cap() -> Resources {
@@ -180,7 +184,7 @@ fn a_full_plan_replaces_insertions_and_relists_work_newer_than_its_snapshot() {
     s.insert_listed(usize::MAX);
     assert_eq!(s.queued().iter().sum::<usize>(), 5);
     // The next full plan covers both: nothing is listed, nothing doubles.
-    s.dirty = true;
+    s.plan.dirty = true;
     s.plan_if_dirty();
     assert_eq!(s.insert_listed(usize::MAX), 0);
     assert_eq!(s.queued().iter().sum::<usize>(), 5);
@@ -203,7 +207,7 @@ fn a_synthesised_job_gets_the_tasks_a_full_plan_would_synthesise() {
     let ((tasks, makespan, local), full) = s.against_full();
     assert_eq!((tasks, makespan, local), full);
     // Same tasks as the full plan's pool.
-    s.dirty = true;
+    s.plan.dirty = true;
     s.plan_if_dirty();
     let planned = &s.apps[b as usize].groups[0].pool.replicas;
     assert_eq!(incr_pool.start, planned.start);
@@ -337,7 +341,7 @@ fn run(
                 assert_eq!(started, 1, "{out:?}");
             }
             Op::Plan => {
-                s.dirty = true;
+                s.plan.dirty = true;
                 s.plan_if_dirty();
                 k = 0;
                 continue;

@@ -1,0 +1,763 @@
+//! The heartbeat (`session/heartbeat.rs`): planned queues, stealing, the
+//! locality-wait cap, ranked serves, the stall detector, the priced wait.
+
+use crate::model::{Locality, NodeId};
+use crate::policy::PolicyKind;
+use crate::session::{
+    AppId, Grant, JobOrder, Planning, Resources, Session, SessionConfig, Slot, ANY,
+};
+
+use super::{cap, feed, ordered, session};
+
+#[test]
+fn asks_only_plan_grants_node_local_then_stops() {
+    let mut s = session(PolicyKind::Asm1);
+    let a = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let b = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+    let app = s.add_app("application_1_0001", 1.0, 0).unwrap();
+    for (res, n) in [("h1", 2), ("/r1", 2), (ANY, 2)] {
+        s.update_ask(app, 20, res, n, cap(), true).unwrap();
+    }
+    let mut out = Vec::new();
+    s.node_heartbeat(b, cap(), 0, &mut out).unwrap();
+    assert!(
+        out.is_empty(),
+        "h2 holds nothing and asm1 runs local tasks only"
+    );
+    s.node_heartbeat(a, cap(), 0, &mut out).unwrap();
+    assert_eq!(
+        out,
+        vec![Grant {
+            app,
+            priority: 20,
+            count: 1,
+            locality: Locality::Node
+        }]
+    );
+    s.container_finished(a).unwrap();
+    s.node_heartbeat(a, Resources::new(2048, 2), 0, &mut out)
+        .unwrap();
+    assert_eq!(out[0].count, 1, "only one task left");
+    s.node_heartbeat(a, cap(), 0, &mut out).unwrap();
+    assert!(out.is_empty());
+}
+
+#[test]
+fn grants_respect_free_resources_and_merge() {
+    let mut s = session(PolicyKind::Asm1);
+    let a = s
+        .add_node("h1", "/r1", Resources::new(4096, 4), 1.0)
+        .unwrap();
+    let app = s.add_app("app", 1.0, 0).unwrap();
+    s.update_ask(app, 20, "h1", 5, cap(), true).unwrap();
+    s.update_ask(app, 20, ANY, 5, cap(), true).unwrap();
+    let mut out = Vec::new();
+    s.node_heartbeat(a, Resources::new(3000, 4), 0, &mut out)
+        .unwrap();
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].count, 2, "3000 MB hold two 1024 MB containers");
+}
+
+#[test]
+fn asm1_comm_steals_from_the_longest_queue() {
+    let mut s = session(PolicyKind::Asm1Comm);
+    let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+    let app = s.add_app("app", 1.0, 0).unwrap();
+    let only_h1: &[&str] = &["h1"];
+    let both: &[&str] = &["h1", "h2"];
+    feed(
+        &mut s,
+        app,
+        &[only_h1, only_h1, only_h1, only_h1, both, both],
+    );
+    s.plan_if_dirty();
+    // Cap ceil(6/2) = 3: h1 keeps three of its own, one moves to h2.
+    assert_eq!(s.queued(), vec![3, 3]);
+    // h1 never heartbeats (busy): h2 runs its queue, then steals.
+    let mut got = Vec::new();
+    let mut out = Vec::new();
+    for _ in 0..10 {
+        s.node_heartbeat(h2, cap(), 0, &mut out).unwrap();
+        got.extend(out.iter().map(|g| g.locality));
+        for _ in 0..out.iter().map(|g| g.count).sum::<u32>() {
+            s.container_finished(h2).unwrap();
+        }
+    }
+    let node = got.iter().filter(|&&l| l == Locality::Node).count();
+    let rack = got.iter().filter(|&&l| l == Locality::Rack).count();
+    assert_eq!((node, rack, got.len()), (2, 4, 6));
+    s.node_heartbeat(h1, cap(), 0, &mut out).unwrap();
+    assert!(out.is_empty(), "nothing left for h1");
+}
+
+#[test]
+fn asm1_steals_only_local_tasks() {
+    let mut s = session(PolicyKind::Asm1);
+    let _h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+    let app = s.add_app("app", 1.0, 0).unwrap();
+    let only_h1: &[&str] = &["h1"];
+    let both: &[&str] = &["h1", "h2"];
+    feed(&mut s, app, &[only_h1, only_h1, only_h1, both]);
+    s.plan_if_dirty();
+    assert_eq!(s.queued(), vec![3, 1]);
+    let mut out = Vec::new();
+    let mut n = 0;
+    for _ in 0..5 {
+        s.node_heartbeat(h2, cap(), 0, &mut out).unwrap();
+        n += out.iter().map(|g| g.count).sum::<u32>();
+        assert!(out.iter().all(|g| g.locality == Locality::Node));
+        for _ in 0..out.iter().map(|g| g.count).sum::<u32>() {
+            s.container_finished(h2).unwrap();
+        }
+    }
+    assert_eq!(n, 1, "h2 runs its one local task and stays idle");
+}
+
+/// The asking index gives what the FIFO visit gives a local-only policy,
+/// through random asks, grants, finished apps and node churn.
+#[test]
+fn asking_index_agrees_with_the_fifo_visit() {
+    let mut rng = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move |n: u64| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng % n
+    };
+    let mut s = session(PolicyKind::Asm1);
+    let hosts: Vec<String> = (0..6).map(|i| format!("h{i}")).collect();
+    for h in &hosts {
+        s.add_node(h, "/r", Resources::new(4096, 4), 1.0).unwrap();
+    }
+    let mut apps = Vec::new();
+    let mut out = Vec::new();
+    let mut served = 0;
+    for step in 0..3000 {
+        match next(10) {
+            0 if apps.len() < 12 => {
+                apps.push(s.add_app(&format!("a{step}"), 1.0, next(5) as i64).unwrap())
+            }
+            1 if !apps.is_empty() => {
+                let a = apps.swap_remove(next(apps.len() as u64) as usize);
+                s.finish_app(a).unwrap();
+            }
+            2 => {
+                let h = &hosts[next(6) as usize];
+                let id = s.node_id(h).unwrap();
+                if s.nodes[id as usize].alive && s.alive_nodes > 1 {
+                    s.remove_node(id).unwrap();
+                } else if !s.nodes[id as usize].alive {
+                    s.add_node(h, "/r", Resources::new(4096, 4), 1.0).unwrap();
+                }
+            }
+            3..=6 if !apps.is_empty() => {
+                let a = apps[next(apps.len() as u64) as usize];
+                let prio = [10, 20, 30][next(3) as usize];
+                let mem = [512, 1024, 2048][next(3) as usize];
+                let res = if next(3) == 0 {
+                    ANY.to_string()
+                } else {
+                    hosts[next(6) as usize].clone()
+                };
+                s.update_ask(a, prio, &res, next(4) as i32, Resources::new(mem, 1), true)
+                    .unwrap();
+            }
+            _ => {
+                let n = s.node_id(&hosts[next(6) as usize]).unwrap();
+                if s.nodes[n as usize].alive {
+                    s.node_heartbeat(n, Resources::new(4096, 4), step, &mut out)
+                        .unwrap();
+                }
+            }
+        }
+        if s.asks.busy_stale {
+            s.refresh_busy();
+        }
+        for h in &hosts {
+            let n = s.node_id(h).unwrap();
+            if !s.nodes[n as usize].alive {
+                continue;
+            }
+            for free in [Resources::new(512, 1), Resources::new(4096, 4)] {
+                let fifo = s.serve_fifo(n, &free, |g, node| {
+                    g.asked(node.name).then_some(Locality::Node)
+                });
+                let indexed = s.serve_asking(n, &free);
+                let key = |x: Option<Slot>| x.map(|x| (x.app, x.group, x.priority, x.locality));
+                assert_eq!(key(indexed), key(fifo), "step {step}, node {h}");
+                served += indexed.is_some() as u32;
+            }
+        }
+    }
+    assert!(served > 1000, "only {served} visits found work");
+}
+
+/// Issue 11 D: under a local-only policy, maps whose replica holder stays
+/// busy wait at most `max_wait_ms`, then take a rack-local slot (before any
+/// reducer); with a negative cap they wait for ever, as the papers' rule.
+#[test]
+fn a_map_waits_for_its_host_at_most_the_cap_and_before_reducers() {
+    for (cap_ms, spills) in [(3_000, true), (-1, false)] {
+        let mut s = Session::new(SessionConfig {
+            policy: PolicyKind::Asm1,
+            max_wait_ms: cap_ms,
+            ..SessionConfig::default()
+        });
+        let _h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+        let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+        let app = s.add_app("application_1_0001", 1.0, 0).unwrap();
+        for (res, n) in [("h1", 1), ("/r1", 1), (ANY, 1)] {
+            s.update_ask(app, 20, res, n, cap(), true).unwrap();
+        }
+        // A reducer of the same job asks for no location.
+        s.update_ask(app, 10, ANY, 1, cap(), true).unwrap();
+        let mut out = Vec::new();
+        s.node_heartbeat(h2, Resources::new(0, 0), 0, &mut out)
+            .unwrap();
+        s.node_heartbeat(h2, cap(), 1_000, &mut out).unwrap();
+        assert_eq!(out.len(), 1, "cap {cap_ms}: the reducer takes h2 meanwhile");
+        assert_eq!(out[0].priority, 10);
+        s.update_ask(app, 10, ANY, 0, cap(), true).unwrap();
+        s.node_heartbeat(h2, cap(), 2_000, &mut out).unwrap();
+        assert!(out.is_empty(), "cap {cap_ms}: 2 s is within the wait");
+        s.node_heartbeat(h2, cap(), 3_500, &mut out).unwrap();
+        if spills {
+            assert_eq!(
+                out,
+                vec![Grant {
+                    app,
+                    priority: 20,
+                    count: 1,
+                    locality: Locality::Rack
+                }],
+                "the map waited past the cap and takes h2, on its rack"
+            );
+        } else {
+            assert!(out.is_empty(), "no cap: the map keeps waiting for h1");
+        }
+    }
+}
+
+/// The stall detector names an application whose asks got no container for
+/// `stall_ms`, once until it gets one.
+#[test]
+fn the_stall_detector_names_a_waiting_application_once() {
+    let mut s = Session::new(SessionConfig {
+        policy: PolicyKind::Asm1,
+        max_wait_ms: -1,
+        stall_ms: 60_000,
+        ..SessionConfig::default()
+    });
+    let _h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+    let app = s.add_app("application_1_0001", 1.0, 0).unwrap();
+    for (res, n) in [("h1", 1), ("/r1", 1), (ANY, 1)] {
+        s.update_ask(app, 20, res, n, cap(), true).unwrap();
+    }
+    let mut out = Vec::new();
+    for t in (0..=200_000).step_by(1_000) {
+        s.node_heartbeat(h2, cap(), t, &mut out).unwrap();
+        assert!(out.is_empty());
+    }
+    assert_eq!(s.stalled_groups(), 1);
+}
+
+/// A waiting group that does not fit one node must still count for the
+/// next: a visit of a small node left the wait floor at "nobody waits", and
+/// a large container's maps waited for ever.
+#[test]
+fn a_large_waiting_ask_is_still_served_after_a_small_node_looked() {
+    let big = Resources::new(4096, 1);
+    let mut s = session(PolicyKind::Asm1);
+    let small = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let large = s.add_node("h2", "/r1", big, 1.0).unwrap();
+    let _holder = s.add_node("h3", "/r1", big, 1.0).unwrap();
+    let app = s.add_app("application_1_0001", 1.0, 0).unwrap();
+    for (res, n) in [("h3", 1), ("/r1", 1), (ANY, 1)] {
+        s.update_ask(app, 20, res, n, big, true).unwrap();
+    }
+    let mut out = Vec::new();
+    s.node_heartbeat(small, Resources::new(0, 0), 0, &mut out)
+        .unwrap();
+    // A small ask that begins waiting later lets h1 look at all.
+    s.node_heartbeat(small, Resources::new(0, 0), 3_500, &mut out)
+        .unwrap();
+    let late = s.add_app("application_1_0002", 1.0, 1).unwrap();
+    for (res, n) in [("h3", 1), ("/r1", 1), (ANY, 1)] {
+        s.update_ask(late, 20, res, n, cap(), true).unwrap();
+    }
+    s.node_heartbeat(small, cap(), 4_000, &mut out).unwrap();
+    assert!(
+        out.is_empty(),
+        "h1 is too small for the first, the second waits"
+    );
+    s.node_heartbeat(large, big, 4_100, &mut out).unwrap();
+    assert_eq!(out.len(), 1, "h2 takes the map that waited past the cap");
+    assert_eq!(out[0].locality, Locality::Rack);
+}
+
+/// The RM's clock is wall time: asks sent before the first heartbeat (an RM
+/// restart re-sends every app's) start waiting at that heartbeat, not at 0.
+#[test]
+fn asks_before_the_first_heartbeat_wait_from_it() {
+    let mut s = session(PolicyKind::Asm1);
+    let _h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+    let app = s.add_app("application_1_0001", 1.0, 0).unwrap();
+    for (res, n) in [("h1", 1), ("/r1", 1), (ANY, 1)] {
+        s.update_ask(app, 20, res, n, cap(), true).unwrap();
+    }
+    let t0 = 1_795_000_000_000;
+    let mut out = Vec::new();
+    s.node_heartbeat(h2, cap(), t0, &mut out).unwrap();
+    assert!(out.is_empty(), "the map has not waited yet");
+    s.node_heartbeat(h2, cap(), t0 + 3_000, &mut out).unwrap();
+    assert_eq!(out.len(), 1, "after the cap it takes h2");
+}
+
+/// Issue 11 D under load: a map whose holder stays busy is served past the
+/// cap on another node *before that node's queue*, if its job ranks ahead
+/// of the queue's head; a job ranked behind the head waits its turn.
+#[test]
+fn an_overdue_map_of_a_higher_ranked_job_goes_before_another_nodes_queue() {
+    // (cap, whose map waits on the busy h1: the small job or the big one)
+    for (cap_ms, small_waits, bypass) in [
+        (3_000, true, true),
+        (-1, true, false),
+        (3_000, false, false),
+    ] {
+        let mut s = ordered(JobOrder::WeightedRemaining);
+        s.cfg.max_wait_ms = cap_ms;
+        let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+        let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+        let big = s.add_app("big", 1.0, 0).unwrap();
+        let small = s.add_app("small", 1.0, 1).unwrap();
+        let (waiting, queued) = if small_waits {
+            (small, big)
+        } else {
+            (big, small)
+        };
+        // The queued job keeps work on h2 after its first grant.
+        let n = |app| {
+            if app == big {
+                10
+            } else if small_waits {
+                1
+            } else {
+                2
+            }
+        };
+        for (app, host) in [(waiting, "h1"), (queued, "h2")] {
+            for res in [host, "/r1", ANY] {
+                s.update_ask(app, 20, res, n(app), cap(), true).unwrap();
+            }
+        }
+        let mut out = Vec::new();
+        s.node_heartbeat(h1, Resources::new(0, 0), 0, &mut out)
+            .unwrap();
+        s.node_heartbeat(h2, cap(), 1_000, &mut out).unwrap();
+        assert_eq!(out[0].app, queued, "within the wait h2 serves its queue");
+        s.node_heartbeat(h2, cap(), 3_500, &mut out).unwrap();
+        let want = if bypass {
+            Grant {
+                app: waiting,
+                priority: 20,
+                count: 1,
+                locality: Locality::Rack,
+            }
+        } else {
+            Grant {
+                app: queued,
+                priority: 20,
+                count: 1,
+                locality: Locality::Node,
+            }
+        };
+        assert_eq!(out, vec![want], "cap {cap_ms}, small waits {small_waits}");
+    }
+}
+
+/// The job order goes before the plan's placement: the plan gives the small
+/// job's map to h1 (h2 holds the big job's three), but when h2 frees a slot
+/// first the small job, ranked ahead, takes it node-local instead of waiting
+/// for h1. Under FIFO order h2 serves its own queue.
+#[test]
+fn a_local_map_of_a_job_ranked_ahead_of_the_queue_head_goes_first() {
+    for (order, small_first) in [(JobOrder::WeightedRemaining, true), (JobOrder::Fifo, false)] {
+        let mut s = ordered(order);
+        let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+        let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+        let big = s.add_app("big", 1.0, 0).unwrap();
+        let small = s.add_app("small", 1.0, 1).unwrap();
+        for res in ["h2", "/r1", ANY] {
+            s.update_ask(big, 20, res, 3, cap(), true).unwrap();
+        }
+        for res in ["h1", "h2", "/r1", ANY] {
+            s.update_ask(small, 20, res, 1, cap(), true).unwrap();
+        }
+        let mut out = Vec::new();
+        s.node_heartbeat(h1, Resources::new(0, 0), 0, &mut out)
+            .unwrap();
+        assert_eq!(s.queued(), vec![1, 3], "{order:?}: the plan");
+        s.node_heartbeat(h2, cap(), 0, &mut out).unwrap();
+        let want = if small_first { small } else { big };
+        assert_eq!(
+            out,
+            vec![Grant {
+                app: want,
+                priority: 20,
+                count: 1,
+                locality: Locality::Node,
+            }],
+            "{order:?}"
+        );
+    }
+}
+
+/// The host's count stays stale until the AM's next update: once A's block
+/// on h1 and h2 started on h2, h1 still counts as asked. With exact blocks
+/// h1 must not jump its queue for A, whose only pending map is on h3.
+#[test]
+fn a_ranked_local_serve_needs_a_task_still_local_to_the_node() {
+    let mut s = ordered(JobOrder::WeightedRemaining);
+    let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+    let h3 = s.add_node("h3", "/r1", cap(), 1.0).unwrap();
+    let big = s.add_app("big", 1.0, 0).unwrap();
+    let small = s.add_app("small", 1.0, 1).unwrap();
+    feed(&mut s, big, &[&["h1"], &["h1"], &["h1"], &["h1"]]);
+    feed(&mut s, small, &[&["h1", "h2"], &["h3"]]);
+    let mut out = Vec::new();
+    let none = Resources::new(0, 0);
+    s.node_heartbeat(h3, none, 0, &mut out).unwrap();
+    assert_eq!(s.queued(), vec![4, 1, 1], "the plan");
+    s.node_heartbeat(h2, cap(), 0, &mut out).unwrap();
+    assert_eq!(out[0].app, small, "h2 runs small's first map");
+    s.node_heartbeat(h1, cap(), 0, &mut out).unwrap();
+    assert_eq!(
+        out,
+        vec![Grant {
+            app: big,
+            priority: 20,
+            count: 1,
+            locality: Locality::Node,
+        }],
+        "nothing of small is left on h1"
+    );
+}
+
+/// The serves that go before the queue compare with the job that would
+/// really run: an entry of a finished app at the head is dropped first.
+/// Read from that entry (the next plan still in flight), the head ranked
+/// nowhere, and the overdue maps of the last-ranked job took h1 ahead of
+/// b's planned local map.
+#[test]
+fn a_stale_queue_head_does_not_let_later_jobs_jump() {
+    let mut s = ordered(JobOrder::WeightedRemaining);
+    s.set_planning(Planning::Modelled {
+        base_ms: 100.0,
+        per_million_tasks_ms: 0.0,
+    });
+    let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+    let w = s.add_app("w", 1.0, 0).unwrap();
+    let a = s.add_app("a", 1.0, 1).unwrap();
+    let b = s.add_app("b", 1.0, 2).unwrap();
+    let ask = |s: &mut Session, app, host, n| {
+        for res in [host, "/r1", ANY] {
+            s.update_ask(app, 20, res, n, cap(), true).unwrap();
+        }
+    };
+    let mut out = Vec::new();
+    let none = Resources::new(0, 0);
+    // w's maps wait for the busy h2 from time 0.
+    ask(&mut s, w, "h2", 10);
+    for t in [0, 3_000] {
+        s.node_heartbeat(h2, none, t, &mut out).unwrap();
+    }
+    ask(&mut s, a, "h1", 1);
+    ask(&mut s, b, "h1", 2);
+    for t in [3_000, 3_100] {
+        s.node_heartbeat(h2, none, t, &mut out).unwrap();
+    }
+    assert_eq!(s.queued(), vec![3, 10], "the plan");
+    s.finish_app(a).unwrap();
+    // A re-plan starts; w is found overdue (b has waited 0.5 s only).
+    s.node_heartbeat(h2, none, 3_500, &mut out).unwrap();
+    assert_eq!(s.queued(), vec![3, 10], "a's entry still at h1's head");
+    s.node_heartbeat(h1, cap(), 3_550, &mut out).unwrap();
+    assert_eq!(out[0].app, b, "{out:?}");
+}
+
+/// Switching the cap off (`set_max_wait_ms(-1)`) drops groups found
+/// overdue before: the next node serves its own queue.
+#[test]
+fn a_cap_switched_off_leaves_nothing_overdue() {
+    let mut s = ordered(JobOrder::WeightedRemaining);
+    let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+    let big = s.add_app("big", 1.0, 0).unwrap();
+    let small = s.add_app("small", 1.0, 1).unwrap();
+    for (app, host, n) in [(small, "h1", 1), (big, "h2", 10)] {
+        for res in [host, "/r1", ANY] {
+            s.update_ask(app, 20, res, n, cap(), true).unwrap();
+        }
+    }
+    let mut out = Vec::new();
+    s.node_heartbeat(h1, Resources::new(0, 0), 0, &mut out)
+        .unwrap();
+    // h1, still full, looks at 3.2 s: small's map is overdue.
+    s.node_heartbeat(h1, Resources::new(0, 0), 3_200, &mut out)
+        .unwrap();
+    s.set_max_wait_ms(-1);
+    s.node_heartbeat(h2, cap(), 3_500, &mut out).unwrap();
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].app, big, "no cap: h2 serves its queue");
+}
+
+/// `asm1-priced` with one holder h1 (`slots` containers) asked for `tasks`
+/// maps, and h2 on its rack holding nothing: h1 takes what fits at 0.
+fn priced(slots: i32, tasks: i32, max_wait_ms: i64) -> (Session, NodeId, NodeId, AppId) {
+    let mut s = Session::new(SessionConfig {
+        policy: PolicyKind::Asm1Priced,
+        max_wait_ms,
+        stall_ms: 60_000,
+        ..SessionConfig::default()
+    });
+    let big = Resources::new(1024 * slots as i64, slots);
+    let h1 = s.add_node("h1", "/r1", big, 1.0).unwrap();
+    let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+    let app = s.add_app("application_1_0001", 1.0, 0).unwrap();
+    for res in ["h1", "/r1", ANY] {
+        s.update_ask(app, 20, res, tasks, cap(), true).unwrap();
+    }
+    let mut out = Vec::new();
+    s.node_heartbeat(h1, big, 0, &mut out).unwrap();
+    let took = out.iter().map(|g| g.count).sum::<u32>();
+    assert_eq!(took as i32, tasks.min(slots));
+    (s, h1, h2, app)
+}
+
+/// Issue 11 D: h1's last queued map starts when one of its 4 running
+/// containers ends (a quarter of a duration), far below the remote
+/// penalty (2 durations at the default factor 3): h2 keeps its slot idle,
+/// where asm1-comm takes the map remote at once.
+#[test]
+fn asm1_priced_waits_when_the_holder_frees_soon() {
+    let (mut s, _h1, h2, _app) = priced(4, 5, -1);
+    let mut out = Vec::new();
+    for t in 1..=30 {
+        s.node_heartbeat(h2, cap(), t * 1_000, &mut out).unwrap();
+        assert!(out.is_empty(), "at {t} s: {out:?}");
+    }
+    let mut comm = session(PolicyKind::Asm1Comm);
+    let big = Resources::new(4096, 4);
+    let c1 = comm.add_node("h1", "/r1", big, 1.0).unwrap();
+    let c2 = comm.add_node("h2", "/r1", cap(), 1.0).unwrap();
+    let app = comm.add_app("application_1_0001", 1.0, 0).unwrap();
+    for res in ["h1", "/r1", ANY] {
+        comm.update_ask(app, 20, res, 5, cap(), true).unwrap();
+    }
+    comm.node_heartbeat(c1, big, 0, &mut out).unwrap();
+    comm.node_heartbeat(c2, cap(), 1_000, &mut out).unwrap();
+    assert_eq!(out.len(), 1, "asm1-comm spills at once");
+}
+
+/// One slot and 5 maps queued behind the running one: the last starts 5
+/// durations from now, more than the remote penalty: h2 takes it, on h1's
+/// rack, and it leaves h1's queue.
+#[test]
+fn asm1_priced_spills_when_the_holder_is_busy_for_long() {
+    let (mut s, h1, h2, app) = priced(1, 6, -1);
+    assert_eq!(s.queued()[h1 as usize], 5);
+    let mut out = Vec::new();
+    s.node_heartbeat(h2, cap(), 1_000, &mut out).unwrap();
+    assert_eq!(
+        out,
+        vec![Grant {
+            app,
+            priority: 20,
+            count: 1,
+            locality: Locality::Rack
+        }]
+    );
+    assert_eq!(s.queued()[h1 as usize], 4);
+    // (h2's container is taken as done.) The back of 4 starts 4 durations
+    // on, then 3: both worth it; the back of 2 starts in 2, a tie: wait.
+    let mut remote = 0;
+    for t in 2..=10 {
+        s.node_heartbeat(h2, cap(), t * 1_000, &mut out).unwrap();
+        remote += out.iter().map(|g| g.count).sum::<u32>();
+    }
+    assert_eq!(remote, 2);
+    assert_eq!(s.queued()[h1 as usize], 2);
+}
+
+/// The price reads the durations observed: this job's maps took 2 s,
+/// another job's container 200 s, so the cluster's mean is 51.5 s. A map
+/// queued on h1 behind that job's running container waits one cluster
+/// duration (51.5 s), more than its remote penalty (2 x 2 s): h2 takes it.
+/// Before any duration was seen the same wait is one unit against two,
+/// and h2 waits (`asm1_priced_waits_when_the_holder_frees_soon`'s rule).
+#[test]
+fn asm1_priced_prices_with_the_durations_it_observed() {
+    let (mut control, _, h2, _) = priced(1, 2, -1);
+    let mut out = Vec::new();
+    control.node_heartbeat(h2, cap(), 1_000, &mut out).unwrap();
+    assert!(out.is_empty(), "no durations yet: one wave is below two");
+
+    let mut s = Session::new(SessionConfig {
+        policy: PolicyKind::Asm1Priced,
+        max_wait_ms: -1,
+        ..SessionConfig::default()
+    });
+    let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+    let h3 = s.add_node("h3", "/r1", cap(), 1.0).unwrap();
+    let none = Resources::new(0, 0);
+    let short = s.add_app("application_1_0001", 1.0, 0).unwrap();
+    for res in ["h3", "/r1", ANY] {
+        s.update_ask(short, 20, res, 3, cap(), true).unwrap();
+    }
+    for t in [0, 2_000, 4_000] {
+        s.node_heartbeat(h3, cap(), t, &mut out).unwrap();
+        assert_eq!(out.len(), 1);
+        s.node_heartbeat(h3, none, t + 2_000, &mut out).unwrap();
+        s.app_container_finished(h3, short).unwrap();
+    }
+    let long = s.add_app("application_1_0002", 1.0, 6_000).unwrap();
+    s.update_ask(long, 10, ANY, 2, cap(), true).unwrap();
+    for h in [h1, h2] {
+        s.node_heartbeat(h, cap(), 6_000, &mut out).unwrap();
+        assert_eq!(out.len(), 1, "the location-less asks run");
+    }
+    s.node_heartbeat(h2, none, 206_000, &mut out).unwrap();
+    s.app_container_finished(h2, long).unwrap();
+    let durations = s.durations.as_ref().expect("asm1-priced keeps durations");
+    assert_eq!(durations.app_mean_ms(short), Some(2_000.0));
+    assert_eq!(durations.mean_ms(), Some(51_500.0));
+    for res in ["h1", "/r1", ANY] {
+        s.update_ask(short, 20, res, 1, cap(), true).unwrap();
+    }
+    s.node_heartbeat(h2, cap(), 207_000, &mut out).unwrap();
+    assert_eq!(
+        out,
+        vec![Grant {
+            app: short,
+            priority: 20,
+            count: 1,
+            locality: Locality::Rack
+        }]
+    );
+}
+
+/// The hard cap: a group that got no container for `max_wait_ms` is
+/// served anyway, even where the price says wait.
+#[test]
+fn asm1_priced_serves_a_group_at_the_cap() {
+    let (mut s, _h1, h2, app) = priced(4, 5, 3_000);
+    let mut out = Vec::new();
+    s.node_heartbeat(h2, cap(), 2_000, &mut out).unwrap();
+    assert!(out.is_empty(), "2 s is within the cap");
+    s.node_heartbeat(h2, cap(), 3_500, &mut out).unwrap();
+    assert_eq!(
+        out,
+        vec![Grant {
+            app,
+            priority: 20,
+            count: 1,
+            locality: Locality::Rack
+        }]
+    );
+}
+
+/// No task starves unseen: with no cap and a holder that never frees, the
+/// priced wait goes on, and the stall detector names the group once.
+#[test]
+fn asm1_priced_waits_are_seen_by_the_stall_detector() {
+    let (mut s, _h1, h2, _app) = priced(4, 5, -1);
+    let mut out = Vec::new();
+    for t in (1_000..=200_000).step_by(1_000) {
+        s.node_heartbeat(h2, cap(), t, &mut out).unwrap();
+        assert!(out.is_empty());
+    }
+    assert_eq!(s.stalled_groups(), 1);
+}
+
+/// The CapacityScheduler's off-switch rule: a node heartbeat ends after
+/// `offswitch_per_heartbeat` (default 1) off-switch containers, so two
+/// reducers of a job on an idle cluster land on two nodes under every
+/// policy; node-local grants before them do not count.
+#[test]
+fn a_heartbeat_grants_at_most_the_off_switch_limit() {
+    for policy in PolicyKind::ALL {
+        let mut s = session(policy);
+        let h1 = s
+            .add_node("h1", "/r1", Resources::new(4096, 4), 1.0)
+            .unwrap();
+        let h2 = s
+            .add_node("h2", "/r1", Resources::new(4096, 4), 1.0)
+            .unwrap();
+        let app = s.add_app("app", 1.0, 0).unwrap();
+        s.update_ask(app, 10, ANY, 2, cap(), true).unwrap();
+        let mut out = Vec::new();
+        s.node_heartbeat(h1, Resources::new(4096, 4), 0, &mut out)
+            .unwrap();
+        let off = |out: &[Grant]| -> u32 {
+            out.iter()
+                .filter(|g| g.locality == Locality::OffSwitch)
+                .map(|g| g.count)
+                .sum()
+        };
+        assert_eq!(off(&out), 1, "{policy}: {out:?}");
+        s.node_heartbeat(h2, Resources::new(4096, 4), 0, &mut out)
+            .unwrap();
+        assert_eq!(off(&out), 1, "{policy}: the second reducer goes to h2");
+
+        // A limit of 2 lets one heartbeat take both (the FairScheduler
+        // grants one a heartbeat anyway); 0 counts as 1.
+        for (limit, want) in [(2, 2), (0, 1)] {
+            let mut s = session(policy);
+            s.set_offswitch_per_heartbeat(limit);
+            let h1 = s
+                .add_node("h1", "/r1", Resources::new(4096, 4), 1.0)
+                .unwrap();
+            let app = s.add_app("app", 1.0, 0).unwrap();
+            s.update_ask(app, 10, ANY, 3, cap(), true).unwrap();
+            s.node_heartbeat(h1, Resources::new(4096, 4), 0, &mut out)
+                .unwrap();
+            let one = !s.rule.as_ref().is_none_or(|r| r.assign_multiple());
+            let want = if one { 1 } else { want };
+            assert_eq!(off(&out), want, "{policy} limit {limit}: {out:?}");
+        }
+    }
+}
+
+/// Node-local maps fill the node's room before the one off-switch reducer.
+#[test]
+fn node_local_grants_do_not_count_towards_the_off_switch_limit() {
+    let mut s = session(PolicyKind::Asm1);
+    let h1 = s
+        .add_node("h1", "/r1", Resources::new(4096, 4), 1.0)
+        .unwrap();
+    s.add_node("h2", "/r2", cap(), 1.0).unwrap();
+    let app = s.add_app("app", 1.0, 0).unwrap();
+    for (res, n) in [("h1", 2), ("/r1", 2), (ANY, 2)] {
+        s.update_ask(app, 20, res, n, cap(), true).unwrap();
+    }
+    let other = s.add_app("other", 1.0, 1).unwrap();
+    s.update_ask(other, 10, ANY, 2, cap(), true).unwrap();
+    let mut out = Vec::new();
+    s.node_heartbeat(h1, Resources::new(4096, 4), 0, &mut out)
+        .unwrap();
+    let count = |l: Locality| -> u32 {
+        out.iter()
+            .filter(|g| g.locality == l)
+            .map(|g| g.count)
+            .sum()
+    };
+    assert_eq!(count(Locality::Node), 2, "{out:?}");
+    assert_eq!(count(Locality::OffSwitch), 1, "{out:?}");
+}
