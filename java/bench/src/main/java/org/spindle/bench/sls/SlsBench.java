@@ -77,6 +77,7 @@ public final class SlsBench {
     Path trace;
     Path nodeFile;
     int nodes = 50;
+    boolean nodesGiven;
     int jobs = 10;
     int maps = 40;
     int taskMs = 10_000;
@@ -112,6 +113,7 @@ public final class SlsBench {
             break;
           case "--nodes":
             a.nodes = num(argv[i], v, 1, 100_000);
+            a.nodesGiven = true;
             break;
           case "--jobs":
             a.jobs = num(argv[i], v, 1, 100_000);
@@ -147,6 +149,9 @@ public final class SlsBench {
       }
       if ((a.traceType == null) != (a.trace == null)) {
         throw new IllegalArgumentException("--trace-type and --trace go together");
+      }
+      if (a.nodesGiven && a.nodeFile != null) {
+        throw new IllegalArgumentException("--nodes or --node-file, not both");
       }
       if (a.traceType != null && !Arrays.asList("SLS", "RUMEN", "SYNTH").contains(a.traceType)) {
         throw new IllegalArgumentException(
@@ -188,6 +193,11 @@ public final class SlsBench {
       trace = dir.resolve("trace.json");
       nodeFile = dir.resolve("nodes.json");
       writeTrace(a.nodes, a.jobs, a.maps, a.taskMs, new Random(a.seed), nodeFile, trace);
+    } else if (a.nodesGiven) {
+      // A trace on a cluster of --nodes (racks of 20): SYNTH's num_nodes and
+      // an SLS trace's hosts give way to the node file.
+      nodeFile = dir.resolve("nodes.json");
+      writeNodes(a.nodes, nodeFile);
     }
     if (traceType.equals("SLS")) {
       SlsTrace.read(trace); // a bad trace fails here, naming what is wrong
@@ -367,19 +377,7 @@ public final class SlsBench {
   static void writeTrace(int nodes, int jobs, int maps, int taskMs, Random rnd, Path nodeFile,
       Path trace) throws IOException {
     ObjectMapper json = new ObjectMapper();
-    StringBuilder nb = new StringBuilder();
-    int racks = (nodes + PER_RACK - 1) / PER_RACK;
-    for (int r = 0; r < racks; r++) {
-      Map<String, Object> rack = new LinkedHashMap<>();
-      rack.put("rack", "rack" + r);
-      List<Map<String, Object>> list = new ArrayList<>();
-      for (int n = r * PER_RACK; n < Math.min(nodes, (r + 1) * PER_RACK); n++) {
-        list.add(Map.of("node", "node" + n));
-      }
-      rack.put("nodes", list);
-      nb.append(json.writeValueAsString(rack)).append('\n');
-    }
-    Files.write(nodeFile, nb.toString().getBytes(StandardCharsets.UTF_8));
+    writeNodes(nodes, nodeFile);
     StringBuilder tb = new StringBuilder();
     for (int j = 0; j < jobs; j++) {
       Map<String, Object> job = new LinkedHashMap<>();
@@ -449,6 +447,24 @@ public final class SlsBench {
     for (int i = 0; i < n; i++) {
       hosts.add("node" + i);
     }
+  }
+
+  /** An SLS node file: node0.. in racks of 20 (rack0..), SLS's default resources. */
+  static void writeNodes(int nodes, Path nodeFile) throws IOException {
+    ObjectMapper json = new ObjectMapper();
+    StringBuilder nb = new StringBuilder();
+    int racks = (nodes + PER_RACK - 1) / PER_RACK;
+    for (int r = 0; r < racks; r++) {
+      Map<String, Object> rack = new LinkedHashMap<>();
+      rack.put("rack", "rack" + r);
+      List<Map<String, Object>> list = new ArrayList<>();
+      for (int n = r * PER_RACK; n < Math.min(nodes, (r + 1) * PER_RACK); n++) {
+        list.add(Map.of("node", "node" + n));
+      }
+      rack.put("nodes", list);
+      nb.append(json.writeValueAsString(rack)).append('\n');
+    }
+    Files.write(nodeFile, nb.toString().getBytes(StandardCharsets.UTF_8));
   }
 
   /** (simulate start, simulate end) ms of each job in SLS's jobruntime.csv. */
