@@ -310,6 +310,9 @@ public final class SlsBench {
     r.put("makespan_s", round(jct.length == 0 ? 0 : (end - first) / 1000.0, 2));
     r.put("containers", all);
     r.put("containers_per_s", round(wall <= 0 ? 0 : all / wall, 1));
+    r.put("node_local_containers", node);
+    r.put("rack_local_containers", rack);
+    r.put("off_switch_containers", off);
     r.put("node_local", frac(node, all));
     r.put("rack_local", frac(rack, all));
     r.put("off_switch", frac(off, all));
