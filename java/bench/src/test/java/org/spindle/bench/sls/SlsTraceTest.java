@@ -16,6 +16,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.net.URISyntaxException;
+import java.nio.file.Paths;
+import org.apache.hadoop.yarn.sls.TaskContainerDefinition;
 import org.junit.Test;
 
 public class SlsTraceTest {
@@ -162,5 +165,48 @@ public class SlsTraceTest {
     assertEquals(5, SlsBench.quantile(v, 0.5), 0);
     assertEquals(9, SlsBench.quantile(v, 0.9), 0);
     assertEquals(0, SlsBench.quantile(new double[0], 0.5), 0);
+  }
+
+  /**
+   * A trace `spindle trace --to sls` wrote (3 SWIM jobs on 20 nodes, kept as
+   * a test resource): read, and every task built by SLS's own
+   * TaskContainerDefinition as AMDefinitionSLS builds it (it checks the
+   * duration), on hosts of the node file written with it.
+   */
+  @Test
+  public void spindleTracesAreWhatSlsReads() throws Exception {
+    Path trace = resource("sls/spindle-trace.json");
+    Path nodes = resource("sls/spindle-nodes.json");
+    List<Map<String, Object>> jobs = SlsTrace.read(trace);
+    assertEquals(3, jobs.size());
+    Set<String> hosts = SlsBench.hostNames("SLS", trace, nodes);
+    assertEquals(20, hosts.size());
+    int withHost = 0;
+    for (Map<String, Object> job : jobs) {
+      for (Object o : (List<?>) job.get("job.tasks")) {
+        @SuppressWarnings("unchecked")
+        Map<String, String> t = (Map<String, String>) o;
+        TaskContainerDefinition d = TaskContainerDefinition.Builder.create()
+            .withCount(t, "count").withHostname(t.get("container.host"))
+            .withDuration(t, "container.duration.ms").withDurationLegacy(t, "duration.ms")
+            .withTaskStart(t, "container.start.ms").withTaskFinish(t, "container.end.ms")
+            .withPriority(t, "container.priority").withType(t, "container.type")
+            .withExecutionType(t, "container.execution.type")
+            .withAllocationId(t, "container.allocation.id")
+            .withRequestDelay(t, "container.request.delay").build();
+        assertTrue(d.getDuration() > 0);
+        assertEquals(1, d.getCount());
+        if (d.getHostname() != null) {
+          withHost++;
+          String h = d.getHostname();
+          assertTrue(h, hosts.contains(h.substring(h.lastIndexOf('/') + 1)));
+        }
+      }
+    }
+    assertEquals("every map names its block's first replica", 3, withHost);
+  }
+
+  private static Path resource(String name) throws URISyntaxException {
+    return Paths.get(SlsTraceTest.class.getClassLoader().getResource(name).toURI());
   }
 }
