@@ -215,17 +215,6 @@ final class TimingCore implements Core {
   }
 
   @Override
-  public void readSplits(int app, String appName, int priority, String namenodes, String path,
-      String user) {
-    core.readSplits(app, appName, priority, namenodes, path, user);
-  }
-
-  @Override
-  public String pollReport(long timeoutMs) {
-    return core.pollReport(timeoutMs); // the report thread's; it waits
-  }
-
-  @Override
   public void close() {
     core.close();
   }
