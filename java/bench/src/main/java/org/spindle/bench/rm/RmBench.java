@@ -278,6 +278,14 @@ public final class RmBench {
     if (!lib.isEmpty()) {
       cmd.add("-Dspindle.library.path=" + lib);
     }
+    // Extra options for each run's JVM, e.g. a JFR recording of the heartbeat thread:
+    // RM_BENCH_JAVA_OPTS="-XX:StartFlightRecording=filename=%s.jfr" (%s = the run's tag).
+    String extra = System.getenv("RM_BENCH_JAVA_OPTS");
+    if (extra != null && !extra.trim().isEmpty()) {
+      for (String opt : extra.trim().split("\\s+")) {
+        cmd.add(opt.replace("%s", outDir.resolve(tag).toString()));
+      }
+    }
     cmd.add("-cp");
     String cp = System.getProperty("java.class.path");
     if (scheduler.equals(BenchRun.BASELINE)) {

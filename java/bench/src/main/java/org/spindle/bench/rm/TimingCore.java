@@ -215,14 +215,18 @@ final class TimingCore implements Core {
   }
 
   @Override
-  public void readSplits(int app, String appName, int priority, String namenodes, String path,
-      String user) {
-    core.readSplits(app, appName, priority, namenodes, path, user);
+  public void inputBlocks(int app, int priority, String[] tasks) {
+    core.inputBlocks(app, priority, tasks);
   }
 
   @Override
-  public String pollReport(long timeoutMs) {
-    return core.pollReport(timeoutMs); // the report thread's; it waits
+  public String activities(String app, String host) {
+    return core.activities(app, host);
+  }
+
+  @Override
+  public long[] reasonCounts() {
+    return core.reasonCounts();
   }
 
   @Override
