@@ -924,21 +924,39 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
         if (attempt.isStopped() || blacklisted(attempt, node)) {
           return 0;
         }
-        SchedulerRequestKey key = pendingKey(attempt, priority);
+        SchedulerRequestKey key = null;
+        AppPlacementAllocator<FiCaSchedulerNode> placement = null;
+        for (SchedulerRequestKey k : attempt.getSchedulerKeys()) {
+          if (k.getPriority().getPriority() != priority) {
+            continue;
+          }
+          AppPlacementAllocator<FiCaSchedulerNode> p =
+              attempt.getAppSchedulingInfo().getAppPlacementAllocator(k);
+          // The first key at this priority that can still place here (its ANY count and,
+          // for this locality, its host or rack count): one look, the allocation's own check.
+          if (p != null && p.canAllocate(type, node)) {
+            key = k;
+            placement = p;
+            break;
+          }
+        }
         if (key == null) {
           return 0;
         }
         Resource capability =
-            attempt.getPendingAsk(key, ResourceRequest.ANY).getPerAllocationResource();
+            placement.getPendingAsk(ResourceRequest.ANY).getPerAllocationResource();
         NodeId nodeId = node.getRMNode().getNodeID();
         // Memory only, as FifoScheduler (DefaultResourceCalculator) sizes containers.
+        // The first pass's canAllocate was the key's look above. Under the attempt's
+        // monitor the AM cannot change the asks (allocate() takes it too), so the
+        // placement stays this key's; after the last container its ANY count is 0.
+        boolean checked = true;
         while (done < count && capability.getMemorySize()
             <= node.getUnallocatedResource().getMemorySize()) {
-          AppPlacementAllocator<FiCaSchedulerNode> placement =
-              attempt.getAppSchedulingInfo().getAppPlacementAllocator(key);
-          if (placement == null || !placement.canAllocate(type, node)) {
-            break; // the AM lowered its asks since the core decided
+          if (!checked && !placement.canAllocate(type, node)) {
+            break; // this key's asks are served
           }
+          checked = false;
           ContainerId id = BuilderUtils.newContainerId(attempt.getApplicationAttemptId(),
               attempt.getNewContainerId());
           Container container = BuilderUtils.newContainer(id, nodeId,
@@ -958,17 +976,6 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
       }
       return done;
     }
-  }
-
-  /** The attempt's first scheduler key at {@code priority} that still asks for containers. */
-  private static SchedulerRequestKey pendingKey(SpindleAppAttempt attempt, int priority) {
-    for (SchedulerRequestKey key : attempt.getSchedulerKeys()) {
-      if (key.getPriority().getPriority() == priority
-          && attempt.getOutstandingAsksCount(key) > 0) {
-        return key;
-      }
-    }
-    return null;
   }
 
   private void updateAppHeadRoom(SchedulerApplicationAttempt attempt) {

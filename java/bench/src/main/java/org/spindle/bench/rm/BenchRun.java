@@ -44,6 +44,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeAddedSc
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeUpdateSchedulerEvent;
 import org.spindle.yarn.CoreSetup;
 import org.spindle.yarn.SpindleSettings;
+import org.spindle.yarn.cs.CsRuntime;
 
 /**
  * One scheduler, one cluster size, in this JVM: MockRM's RMContext around
@@ -120,6 +121,11 @@ public final class BenchRun {
   // Timings of the measured window.
   private long[] hb = new long[1 << 20];
   private long[] hbStart = new long[1 << 20];
+  /** Each timed heartbeat's CPU time on this thread, and its time in core calls. */
+  private long[] hbCpu = new long[1 << 20];
+  private long[] hbCore = new long[1 << 20];
+  private static final java.lang.management.ThreadMXBean THREADS =
+      ManagementFactory.getThreadMXBean();
   private int hbCount;
   private long[] alloc = new long[1 << 16];
   private int allocCount;
@@ -307,17 +313,26 @@ public final class BenchRun {
     n.launched.clear();
     n.report(launched, done);
     NodeUpdateSchedulerEvent event = new NodeUpdateSchedulerEvent(n);
+    // CPU time apart from wall time: on a loaded machine the wall time also holds the
+    // waits for a CPU (and GC pauses), which no scheduler controls.
+    long c0 = measuring ? THREADS.getCurrentThreadCpuTime() : 0;
+    long core0 = TimingCore.heartbeatCoreNanos;
     long t0 = System.nanoTime();
     TimingCore.inHeartbeat = true;
     sched.handle(event);
     TimingCore.inHeartbeat = false;
     long dt = System.nanoTime() - t0;
     if (measuring) {
+      long cpu = THREADS.getCurrentThreadCpuTime() - c0;
       if (hbCount == hb.length) {
         hb = Arrays.copyOf(hb, hb.length * 2);
         hbStart = Arrays.copyOf(hbStart, hbStart.length * 2);
+        hbCpu = Arrays.copyOf(hbCpu, hbCpu.length * 2);
+        hbCore = Arrays.copyOf(hbCore, hbCore.length * 2);
       }
       hbStart[hbCount] = t0;
+      hbCpu[hbCount] = cpu;
+      hbCore[hbCount] = TimingCore.heartbeatCoreNanos - core0;
       hb[hbCount++] = dt;
     }
     heartbeats++;
@@ -411,10 +426,22 @@ public final class BenchRun {
     long rack0 = m.getAggregateRackLocalContainersAllocated();
     long off0 = m.getAggregateOffSwitchContainersAllocated();
     String load0 = loadAverage();
+    Map<String, Object> cs0 = CsRuntime.counters(ctx);
     TimingCore.heartbeatCoreNanos = 0;
     TimingCore.heartbeatCoreCalls = 0;
     long hb0 = heartbeats;
     double up0 = ManagementFactory.getRuntimeMXBean().getUptime();
+    // -Drmbench.jfr=FILE: a JFR recording ("profile" settings) of the window only.
+    String jfrFile = System.getProperty("rmbench.jfr", "");
+    jdk.jfr.Recording jfr = null;
+    if (!jfrFile.isEmpty()) {
+      try {
+        jfr = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"));
+        jfr.start();
+      } catch (IOException | java.text.ParseException e) {
+        log("no JFR recording: " + e);
+      }
+    }
     measuring = true;
     long w0 = System.nanoTime();
     long end = w0 + (long) (o.seconds * 1e9);
@@ -429,6 +456,15 @@ public final class BenchRun {
     }
     long w1 = System.nanoTime();
     measuring = false;
+    if (jfr != null) {
+      try {
+        jfr.stop();
+        jfr.dump(Paths.get(jfrFile));
+      } catch (IOException e) {
+        log("JFR dump to " + jfrFile + " failed: " + e);
+      }
+      jfr.close();
+    }
     double up1 = ManagementFactory.getRuntimeMXBean().getUptime();
     // Uptime of nanoTime 0, to place each heartbeat among the pauses (ms precision).
     double upAtNano0 = up1 - w1 / 1e6;
@@ -470,6 +506,23 @@ public final class BenchRun {
         clean[cleanCount++] = hb[i];
       }
     }
+    // Where the slowest 1 % of heartbeats spent their time: on this thread's CPU, in
+    // core calls (JNI, Rust, and waits for the core's lock), or waiting (CPU, GC).
+    Integer[] order = new Integer[hbCount];
+    for (int i = 0; i < hbCount; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, (a, b) -> Long.compare(hb[b], hb[a]));
+    long slowWall = 0;
+    long slowCpu = 0;
+    long slowCore = 0;
+    for (int k = 0; k < Math.max(1, hbCount / 100) && k < hbCount; k++) {
+      slowWall += hb[order[k]];
+      slowCpu += hbCpu[order[k]];
+      slowCore += hbCore[order[k]];
+    }
+    long[] cpuSorted = Arrays.copyOf(hbCpu, hbCount);
+    Arrays.sort(cpuSorted);
     long[] h = Arrays.copyOf(hb, hbCount);
     Arrays.sort(h);
     Arrays.sort(clean, 0, cleanCount);
@@ -508,6 +561,23 @@ public final class BenchRun {
         r.put("planner_longest_install_lock_us", round(st[6]));
       }
     }
+    Map<String, Object> cs1 = CsRuntime.counters(ctx);
+    if (cs1 != null) {
+      // The CapacityScheduler mode: Spindle's allocator must be the one placing (its JMX
+      // check, docs/capacity-scheduler.md), and how its grants went in the window.
+      r.put("cs_live_allocators", cs1.get("LiveAllocators"));
+      r.put("cs_foreign_allocators", cs1.get("ForeignAllocators"));
+      for (String k : new String[] {"GrantsOnPlan", "GrantsOffPlan", "GrantsLocationLess",
+          "Vetoes", "LiftedVetoes", "UnbookedGrants", "CoreErrors"}) {
+        r.put("cs_" + k, ((Number) cs1.get(k)).longValue()
+            - (cs0 == null ? 0 : ((Number) cs0.get(k)).longValue()));
+      }
+    }
+    r.put("heartbeat_cpu_p50_us", us(pct(cpuSorted, 0.50)));
+    r.put("heartbeat_cpu_p99_us", us(pct(cpuSorted, 0.99)));
+    r.put("heartbeat_cpu_p999_us", us(pct(cpuSorted, 0.999)));
+    r.put("slowest_1pct_cpu_share", frac(slowCpu, slowWall));
+    r.put("slowest_1pct_core_share", frac(slowCore, slowWall));
     r.put("rounds_per_s", round3(hbCount / secs / o.nodes));
     r.put("heartbeat_mean_us", us(hbCount == 0 ? 0 : hbTotal / hbCount));
     r.put("heartbeat_p999_outside_pauses_us", us(pct(Arrays.copyOf(clean, cleanCount), 0.999)));

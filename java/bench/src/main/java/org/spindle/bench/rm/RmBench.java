@@ -180,7 +180,14 @@ public final class RmBench {
     int passed = 0;
     for (Map<String, Object> r : runs) {
       Object n = r.get("containers_allocated");
-      if (!r.containsKey("error") && n instanceof Number && ((Number) n).longValue() > 0) {
+      Object live = r.get("cs_live_allocators");
+      Object foreign = r.get("cs_foreign_allocators");
+      if (live instanceof Number && (((Number) live).longValue() == 0
+          || ((Number) foreign).longValue() > 0)) {
+        System.err.println("rm-bench: FAIL " + r.get("scheduler") + " at " + r.get("nodes")
+            + " nodes: Spindle's allocator is not the one placing (LiveAllocators " + live
+            + ", ForeignAllocators " + foreign + ")");
+      } else if (!r.containsKey("error") && n instanceof Number && ((Number) n).longValue() > 0) {
         passed++;
       } else {
         System.err.println("rm-bench: FAIL " + r.get("scheduler") + " at " + r.get("nodes")
@@ -278,6 +285,14 @@ public final class RmBench {
     if (!lib.isEmpty()) {
       cmd.add("-Dspindle.library.path=" + lib);
     }
+    // Extra options for each run's JVM, e.g. a JFR recording of the heartbeat thread:
+    // RM_BENCH_JAVA_OPTS="-XX:StartFlightRecording=filename=%s.jfr" (%s = the run's tag).
+    String extra = System.getenv("RM_BENCH_JAVA_OPTS");
+    if (extra != null && !extra.trim().isEmpty()) {
+      for (String opt : extra.trim().split("\\s+")) {
+        cmd.add(opt.replace("%s", outDir.resolve(tag).toString()));
+      }
+    }
     cmd.add("-cp");
     String cp = System.getProperty("java.class.path");
     if (scheduler.equals(BenchRun.BASELINE)) {
@@ -331,9 +346,10 @@ public final class RmBench {
   static String table(List<Map<String, Object>> runs) {
     StringBuilder b = new StringBuilder();
     b.append("| nodes / apps | scheduler | heartbeat p50 | p99 | p999 | max | max outside pauses"
+        + " | CPU p50 | CPU p99"
         + " | heartbeats/s | rounds/s | containers/s | node-local | rack-local | off-switch"
         + " | allocate p50 | p99 | core share | allocated | GC pauses (max) | load |\n");
-    b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (Map<String, Object> r : runs) {
       if (r.containsKey("error")) {
         b.append(String.format("| %s | %s | %s |%n", r.get("nodes"), r.get("scheduler"),
@@ -341,18 +357,19 @@ public final class RmBench {
         continue;
       }
       b.append(String.format(Locale.ROOT,
-          "| %,d / %,d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s"
+          "| %,d / %,d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s"
               + " | %s | %s ms (%s ms) | %s |%n",
           ((Number) r.get("nodes")).intValue(), ((Number) r.get("apps")).intValue(),
           r.get("scheduler"), r.get("heartbeat_p50_us"), r.get("heartbeat_p99_us"),
           r.get("heartbeat_p999_us"), r.get("heartbeat_max_us"),
-          r.get("heartbeat_max_outside_pauses_us"), r.get("heartbeats_per_s"),
+          r.get("heartbeat_max_outside_pauses_us"), r.get("heartbeat_cpu_p50_us"),
+          r.get("heartbeat_cpu_p99_us"), r.get("heartbeats_per_s"),
           r.get("rounds_per_s"), r.get("containers_per_s"), r.get("node_local"),
           r.get("rack_local"), r.get("off_switch"), r.get("allocate_p50_us"),
           r.get("allocate_p99_us"), r.getOrDefault("core_share", "-"), r.get("allocated_mean"),
           r.get("gc_pause_total_ms"), r.get("gc_pause_max_ms"), r.get("load_at_start")));
     }
-    b.append("(times in us; core share = time in Spindle's core calls / heartbeat time;"
+    b.append("(times in us; CPU = the heartbeat's CPU time on its thread; core share = time in Spindle's core calls / heartbeat time;"
         + " allocated = mean share of cluster memory allocated in the window)");
     return b.toString();
   }

@@ -215,6 +215,21 @@ final class TimingCore implements Core {
   }
 
   @Override
+  public void inputBlocks(int app, int priority, String[] tasks) {
+    core.inputBlocks(app, priority, tasks);
+  }
+
+  @Override
+  public String activities(String app, String host) {
+    return core.activities(app, host);
+  }
+
+  @Override
+  public long[] reasonCounts() {
+    return core.reasonCounts();
+  }
+
+  @Override
   public void close() {
     core.close();
   }
