@@ -858,6 +858,7 @@ pub mod keys {
     pub const NODE_DELAY: &str = "spindle.locality.node-delay";
     pub const RACK_ADDITIONAL_DELAY: &str = "spindle.locality.rack-additional-delay";
     pub const MAX_WAIT: &str = "spindle.locality.max-wait-ms";
+    pub const MAX_OFFSWITCH: &str = "spindle.per-node-heartbeat.maximum-offswitch-assignments";
     pub const JOB_ORDER: &str = "spindle.job.order";
     pub const LIBRARY_PATH: &str = "spindle.library.path";
     pub const SEED: &str = "spindle.seed";
@@ -872,7 +873,7 @@ pub mod keys {
 
 /// Defaults: Hadoop's (`*-default.xml`, see the facts file) and Spindle's.
 /// Unset optional keys (topology files, library path) are absent.
-pub const DEFAULTS: [(&str, &str); 24] = [
+pub const DEFAULTS: [(&str, &str); 25] = [
     (keys::NAMENODE_HTTP_ADDRESS, "0.0.0.0:9870"),
     (keys::REPLICATION, "3"),
     (keys::BLOCK_SIZE, "134217728"),
@@ -893,6 +894,7 @@ pub const DEFAULTS: [(&str, &str); 24] = [
     (keys::NODE_DELAY, "40"),
     (keys::RACK_ADDITIONAL_DELAY, "-1"),
     (keys::MAX_WAIT, "3000"),
+    (keys::MAX_OFFSWITCH, "1"),
     (keys::JOB_ORDER, "weighted-remaining"),
     (keys::SEED, "1"),
     // Limits on what the readers take from outside; no cluster comes near
@@ -932,6 +934,9 @@ pub struct Settings {
     pub rack_additional_delay: i32,
     /// `spindle.locality.max-wait-ms`: the Session's locality-wait cap.
     pub max_wait_ms: i64,
+    /// `spindle.per-node-heartbeat.maximum-offswitch-assignments`: the
+    /// Session's off-switch containers per node heartbeat (at least 1).
+    pub max_offswitch: u32,
     /// `spindle.job.order`: the Session's application order.
     pub job_order: spindle_core::session::JobOrder,
     pub library_path: Option<String>,
@@ -985,6 +990,7 @@ impl Settings {
             node_delay: get_i32(c, keys::NODE_DELAY)?,
             rack_additional_delay: get_i32(c, keys::RACK_ADDITIONAL_DELAY)?,
             max_wait_ms: max_wait(c)?,
+            max_offswitch: c.get_u32_min(keys::MAX_OFFSWITCH, 1)?,
             job_order: job_order(c)?,
             library_path: c.get_trimmed(keys::LIBRARY_PATH)?,
             seed: c.get_i64(keys::SEED).and_then(|v| {
@@ -1072,6 +1078,7 @@ impl Settings {
             },
             max_wait_ms: self.max_wait_ms,
             job_order: self.job_order,
+            offswitch_per_heartbeat: self.max_offswitch,
             ..spindle_core::SessionConfig::default()
         })
     }

@@ -457,3 +457,19 @@ fn the_locality_wait_cap_reaches_the_session_and_a_bad_one_names_the_key() {
         "{e}"
     );
 }
+
+#[test]
+fn the_off_switch_limit_reaches_the_session_and_zero_names_the_key() {
+    let mut c = Configuration::with_defaults();
+    let s = Settings::from_conf(&c).unwrap();
+    assert_eq!(s.session_config(1).unwrap().offswitch_per_heartbeat, 1);
+    c.set(keys::MAX_OFFSWITCH, "3");
+    let s = Settings::from_conf(&c).unwrap();
+    assert_eq!(s.session_config(1).unwrap().offswitch_per_heartbeat, 3);
+    c.set(keys::MAX_OFFSWITCH, "0");
+    let e = Settings::from_conf(&c).unwrap_err().to_string();
+    assert!(
+        e.contains("spindle.per-node-heartbeat.maximum-offswitch-assignments"),
+        "{e}"
+    );
+}

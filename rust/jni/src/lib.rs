@@ -734,6 +734,28 @@ pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeSetLocalit
     })
 }
 
+/// Sets the most off-switch containers a node heartbeat grants
+/// (`spindle.per-node-heartbeat.maximum-offswitch-assignments`; at least 1).
+#[no_mangle]
+pub unsafe extern "system" fn Java_org_spindle_core_SpindleCore_nativeSetOffSwitchLimit(
+    env: Env,
+    _: jclass,
+    handle: jlong,
+    limit: jint,
+) {
+    guard(env, || {
+        let Ok(limit @ 1..) = u32::try_from(limit) else {
+            return Err(Fault::BadInput(format!(
+                "spindle.per-node-heartbeat.maximum-offswitch-assignments must be at least 1; got {limit}"
+            )));
+        };
+        locked(handle, |c| {
+            c.session.set_offswitch_per_heartbeat(limit);
+            Ok(())
+        })
+    })
+}
+
 /// Sets the application order (`spindle.job.order`: fifo,
 /// weighted-remaining or spc); a bad name is an exception listing them.
 #[no_mangle]

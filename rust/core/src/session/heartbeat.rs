@@ -54,36 +54,46 @@ impl Session {
         let room = free;
         let mut free = free;
         let mut blocked = false;
-        for _ in 0..MAX_GRANTS_PER_HEARTBEAT {
+        let mut off_switch = 0;
+        'grants: for _ in 0..MAX_GRANTS_PER_HEARTBEAT {
             if !free.fits(&self.min_ask) {
                 break;
             }
             let head = self.head_rank(node);
-            if let Some(slot) = self.serve_finishing(&free, head) {
-                self.commit(node, slot, &mut free, out);
-                continue;
-            }
-            if let Some(slot) = self.serve_overdue(node, &free, head) {
-                self.commit(node, slot, &mut free, out);
-                continue;
-            }
-            if let Some(slot) = self.serve_ranked_local(node, &free, head) {
-                self.commit(node, slot, &mut free, out);
-                continue;
-            }
-            let pick = match self.queue_head(node, &free) {
-                QueueHead::Take(slot) => slot,
-                QueueHead::Blocked => {
-                    blocked = true;
-                    break;
+            let (pick, from_queue) = 'pick: {
+                if let Some(slot) = self.serve_finishing(&free, head) {
+                    break 'pick (slot, false);
                 }
-                QueueHead::Empty => match self.fallback(node, &free) {
-                    Some(slot) => slot,
-                    None => break,
-                },
+                if let Some(slot) = self.serve_overdue(node, &free, head) {
+                    break 'pick (slot, false);
+                }
+                if let Some(slot) = self.serve_ranked_local(node, &free, head) {
+                    break 'pick (slot, false);
+                }
+                match self.queue_head(node, &free) {
+                    QueueHead::Take(slot) => (slot, true),
+                    QueueHead::Blocked => {
+                        blocked = true;
+                        break 'grants;
+                    }
+                    QueueHead::Empty => match self.fallback(node, &free) {
+                        Some(slot) => (slot, true),
+                        None => break 'grants,
+                    },
+                }
             };
             self.commit(node, pick, &mut free, out);
-            if self.dynamic.fair {
+            // The CapacityScheduler ends a node's heartbeat after
+            // per-node-heartbeat.maximum-offswitch-assignments (default 1)
+            // off-switch containers, so location-less asks (reducers) spread
+            // over the nodes instead of filling the first to heartbeat.
+            if pick.locality == Locality::OffSwitch {
+                off_switch += 1;
+                if off_switch >= self.cfg.offswitch_per_heartbeat.max(1) {
+                    break;
+                }
+            }
+            if from_queue && self.dynamic.fair {
                 // yarn.scheduler.fair.assignmultiple is false by default.
                 break;
             }

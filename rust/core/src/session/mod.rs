@@ -188,6 +188,11 @@ pub struct SessionConfig {
     pub stall_ms: i64,
     /// Order of applications in planned queues and in the fallback.
     pub job_order: JobOrder,
+    /// Most off-switch containers one node heartbeat grants; then the
+    /// heartbeat ends (the CapacityScheduler's
+    /// `per-node-heartbeat.maximum-offswitch-assignments`). Like Hadoop's,
+    /// a value below 1 counts as 1.
+    pub offswitch_per_heartbeat: u32,
 }
 
 /// Most LP jobs (open stages of live applications) [`JobOrder::Spc`]
@@ -218,6 +223,9 @@ pub const OVERTAKE_BOUND: u64 = 1;
 pub const DEFAULT_MAX_WAIT_MS: i64 = 3_000;
 /// Default of [`SessionConfig::stall_ms`].
 pub const DEFAULT_STALL_MS: i64 = 600_000;
+/// Default of [`SessionConfig::offswitch_per_heartbeat`]: Hadoop's
+/// `CapacitySchedulerConfiguration.DEFAULT_OFFSWITCH_PER_HEARTBEAT_LIMIT`.
+pub const DEFAULT_OFFSWITCH_PER_HEARTBEAT: u32 = 1;
 
 impl Default for SessionConfig {
     fn default() -> Self {
@@ -229,6 +237,7 @@ impl Default for SessionConfig {
             max_wait_ms: DEFAULT_MAX_WAIT_MS,
             stall_ms: DEFAULT_STALL_MS,
             job_order: JobOrder::default(),
+            offswitch_per_heartbeat: DEFAULT_OFFSWITCH_PER_HEARTBEAT,
         }
     }
 }
@@ -818,6 +827,11 @@ impl Session {
     /// The application order in force.
     pub fn job_order(&self) -> JobOrder {
         self.cfg.job_order
+    }
+
+    /// Replaces the off-switch limit ([`SessionConfig::offswitch_per_heartbeat`]).
+    pub fn set_offswitch_per_heartbeat(&mut self, limit: u32) {
+        self.cfg.offswitch_per_heartbeat = limit;
     }
 
     /// Replaces the locality-wait cap ([`SessionConfig::max_wait_ms`]).

@@ -1074,6 +1074,8 @@ fn zero_sized_asks_are_refused_and_tiny_ones_bounded_per_heartbeat() {
         .unwrap();
     s.update_ask(app, 20, ANY, i32::MAX, Resources::new(1, 0), true)
         .unwrap();
+    // Off the off-switch limit's way (ANY-only asks are off-switch).
+    s.set_offswitch_per_heartbeat(u32::MAX);
     let mut out = Vec::new();
     s.node_heartbeat(h1, huge, 0, &mut out).unwrap();
     let granted: u32 = out.iter().map(|g| g.count).sum();
@@ -1412,4 +1414,79 @@ fn recovered_containers_load_their_node_and_finish_like_granted_ones() {
     s.finish_app(old).unwrap();
     let e = s.container_recovered(h2, old).unwrap_err().to_string();
     assert!(e.contains("application_1_0001"), "{e}");
+}
+
+/// The CapacityScheduler's off-switch rule: a node heartbeat ends after
+/// `offswitch_per_heartbeat` (default 1) off-switch containers, so two
+/// reducers of a job on an idle cluster land on two nodes under every
+/// policy; node-local grants before them do not count.
+#[test]
+fn a_heartbeat_grants_at_most_the_off_switch_limit() {
+    for policy in PolicyKind::ALL {
+        let mut s = session(policy);
+        let h1 = s
+            .add_node("h1", "/r1", Resources::new(4096, 4), 1.0)
+            .unwrap();
+        let h2 = s
+            .add_node("h2", "/r1", Resources::new(4096, 4), 1.0)
+            .unwrap();
+        let app = s.add_app("app", 1.0, 0).unwrap();
+        s.update_ask(app, 10, ANY, 2, cap(), true).unwrap();
+        let mut out = Vec::new();
+        s.node_heartbeat(h1, Resources::new(4096, 4), 0, &mut out)
+            .unwrap();
+        let off = |out: &[Grant]| -> u32 {
+            out.iter()
+                .filter(|g| g.locality == Locality::OffSwitch)
+                .map(|g| g.count)
+                .sum()
+        };
+        assert_eq!(off(&out), 1, "{policy}: {out:?}");
+        s.node_heartbeat(h2, Resources::new(4096, 4), 0, &mut out)
+            .unwrap();
+        assert_eq!(off(&out), 1, "{policy}: the second reducer goes to h2");
+
+        // A limit of 2 lets one heartbeat take both (the FairScheduler
+        // grants one a heartbeat anyway); 0 counts as 1.
+        for (limit, want) in [(2, 2), (0, 1)] {
+            let mut s = session(policy);
+            s.set_offswitch_per_heartbeat(limit);
+            let h1 = s
+                .add_node("h1", "/r1", Resources::new(4096, 4), 1.0)
+                .unwrap();
+            let app = s.add_app("app", 1.0, 0).unwrap();
+            s.update_ask(app, 10, ANY, 3, cap(), true).unwrap();
+            s.node_heartbeat(h1, Resources::new(4096, 4), 0, &mut out)
+                .unwrap();
+            let want = if s.dynamic.fair { 1 } else { want };
+            assert_eq!(off(&out), want, "{policy} limit {limit}: {out:?}");
+        }
+    }
+}
+
+/// Node-local maps fill the node's room before the one off-switch reducer.
+#[test]
+fn node_local_grants_do_not_count_towards_the_off_switch_limit() {
+    let mut s = session(PolicyKind::Asm1);
+    let h1 = s
+        .add_node("h1", "/r1", Resources::new(4096, 4), 1.0)
+        .unwrap();
+    s.add_node("h2", "/r2", cap(), 1.0).unwrap();
+    let app = s.add_app("app", 1.0, 0).unwrap();
+    for (res, n) in [("h1", 2), ("/r1", 2), (ANY, 2)] {
+        s.update_ask(app, 20, res, n, cap(), true).unwrap();
+    }
+    let other = s.add_app("other", 1.0, 1).unwrap();
+    s.update_ask(other, 10, ANY, 2, cap(), true).unwrap();
+    let mut out = Vec::new();
+    s.node_heartbeat(h1, Resources::new(4096, 4), 0, &mut out)
+        .unwrap();
+    let count = |l: Locality| -> u32 {
+        out.iter()
+            .filter(|g| g.locality == l)
+            .map(|g| g.count)
+            .sum()
+    };
+    assert_eq!(count(Locality::Node), 2, "{out:?}");
+    assert_eq!(count(Locality::OffSwitch), 1, "{out:?}");
 }

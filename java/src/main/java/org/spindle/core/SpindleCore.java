@@ -57,6 +57,11 @@ public final class SpindleCore implements Core {
      */
     public long maxWaitMs = 3_000;
     /**
+     * Most off-switch containers one node heartbeat grants, then the heartbeat ends (the
+     * CapacityScheduler's per-node-heartbeat.maximum-offswitch-assignments, default 1).
+     */
+    public int maxOffSwitchPerHeartbeat = 1;
+    /**
      * Order of applications under planned policies: fifo, weighted-remaining (pending containers
      * over weight), spc (S-PC's LP order) or an S-PC baseline's order (spc-identical,
      * spc-map-only, huwf, tetris); see {@code spindle.job.order}.
@@ -93,6 +98,7 @@ public final class SpindleCore implements Core {
     try {
       nativeSetLimits(handle, config.maxHostAsk, config.maxPlannedTasks);
       nativeSetLocalityWait(handle, config.maxWaitMs);
+      nativeSetOffSwitchLimit(handle, config.maxOffSwitchPerHeartbeat);
       nativeSetJobOrder(handle, config.jobOrder);
       nativeSetIncremental(handle, config.incrementalPlanning);
     } catch (RuntimeException e) {
@@ -380,6 +386,8 @@ public final class SpindleCore implements Core {
   private static native void nativeSetLimits(long handle, int maxHostAsk, long maxPlannedTasks);
 
   private static native void nativeSetLocalityWait(long handle, long maxWaitMs);
+
+  private static native void nativeSetOffSwitchLimit(long handle, int limit);
 
   private static native void nativeSetJobOrder(long handle, String order);
 

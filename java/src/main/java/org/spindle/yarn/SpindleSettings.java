@@ -25,6 +25,8 @@ public final class SpindleSettings {
   public static final String MAX_HOST_ASK = "spindle.limits.max-host-ask";
   public static final String MAX_PLANNED_TASKS = "spindle.limits.max-planned-tasks";
   public static final String MAX_WAIT = "spindle.locality.max-wait-ms";
+  public static final String MAX_OFFSWITCH =
+      "spindle.per-node-heartbeat.maximum-offswitch-assignments";
   public static final String JOB_ORDER = "spindle.job.order";
   /** CapacityScheduler mode: heartbeats a node may idle under vetoes before they lift. */
   public static final String VETO_HEARTBEATS = "spindle.cs.veto.max-heartbeats";
@@ -40,7 +42,7 @@ public final class SpindleSettings {
   public static final String[] KEYS = {POLICY, COST_LOCAL, COST_REMOTE, COST_REMOTE_GROWTH,
       NODE_DELAY, RACK_ADDITIONAL_DELAY, FALLBACK, WEBHDFS_ADDRESS, LIBRARY_PATH, SEED,
       PLANNING_BACKGROUND, PLANNING_INCREMENTAL, MAX_HOST_ASK, MAX_PLANNED_TASKS, MAX_WAIT,
-      JOB_ORDER, VETO_HEARTBEATS, AM_MAX_SHARE, SPLITS_READ, SPLITS_THREADS, SPLITS_TIMEOUT};
+      MAX_OFFSWITCH, JOB_ORDER, VETO_HEARTBEATS, AM_MAX_SHARE, SPLITS_READ, SPLITS_THREADS, SPLITS_TIMEOUT};
   /** The optional extra resource the scheduler adds to the RM's configuration. */
   public static final String SITE_FILE = "spindle-site.xml";
 
@@ -97,6 +99,8 @@ public final class SpindleSettings {
     s.core.maxHostAsk = integer(get, MAX_HOST_ASK, s.core.maxHostAsk, 1);
     s.core.maxPlannedTasks = integer(get, MAX_PLANNED_TASKS, (int) s.core.maxPlannedTasks, 0);
     s.core.maxWaitMs = integer(get, MAX_WAIT, (int) s.core.maxWaitMs, Integer.MIN_VALUE);
+    s.core.maxOffSwitchPerHeartbeat =
+        integer(get, MAX_OFFSWITCH, s.core.maxOffSwitchPerHeartbeat, 1);
     // Checked by the core, which names the allowed values.
     s.core.jobOrder = string(get, JOB_ORDER, s.core.jobOrder);
     String fb = string(get, FALLBACK, "fifo");

@@ -117,4 +117,44 @@ public class TestDefaultPolicy {
       c.assertMetricsSane("after the capped grants");
     }
   }
+
+  /** Reducers (ANY-only asks) of one app until {@code want} arrive, every host heartbeating. */
+  private static List<Grant> reducers(MockCluster c, MockAM am, int want) throws Exception {
+    am.allocate(asks(10, want), null);
+    List<Grant> got = new ArrayList<>();
+    for (int r = 0; r < 10 && got.size() < want; r++) {
+      got.addAll(round(c, am, r, "h1", "h2", "h3", "h4"));
+    }
+    assertEquals("every reducer: " + got, want, got.size());
+    return got;
+  }
+
+  /**
+   * As the CapacityScheduler (per-node-heartbeat.maximum-offswitch-assignments,
+   * default 1), a node heartbeat takes one off-switch container: the two
+   * reducers of a job on an otherwise idle cluster land on two nodes, not both
+   * on the first to heartbeat.
+   */
+  @Test
+  public void twoReducersLandOnTwoNodes() throws Exception {
+    try (MockCluster c = cluster(null)) {
+      MockAM am = c.launchApp("wordcount", "h4");
+      List<Grant> got = reducers(c, am, 2);
+      assertTrue("two nodes: " + got, !got.get(0).host.equals(got.get(1).host));
+      c.assertMetricsSane("after the reducers");
+    }
+  }
+
+  /** The limit is the admin's: at 2 the first node to heartbeat takes both. */
+  @Test
+  public void theOffSwitchLimitIsASetting() throws Exception {
+    YarnConfiguration conf = MockCluster.conf(Sched.SPINDLE);
+    conf.unset(SpindleSettings.POLICY);
+    conf.setInt(SpindleSettings.MAX_OFFSWITCH, 2);
+    try (MockCluster c = new MockCluster(Sched.SPINDLE, conf, null)) {
+      MockAM am = c.launchApp("wordcount", "h4");
+      List<Grant> got = reducers(c, am, 2);
+      assertEquals("one node: " + got, got.get(0).host, got.get(1).host);
+    }
+  }
 }
