@@ -1,6 +1,7 @@
 package org.spindle.yarn;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotEquals;
 import static org.spindle.yarn.MockCluster.asks;
 
 import java.util.ArrayList;
@@ -140,7 +141,7 @@ public class TestDefaultPolicy {
     try (MockCluster c = cluster(null)) {
       MockAM am = c.launchApp("wordcount", "h4");
       List<Grant> got = reducers(c, am, 2);
-      assertTrue("two nodes: " + got, !got.get(0).host.equals(got.get(1).host));
+      assertNotEquals("two nodes: " + got, got.get(0).host, got.get(1).host);
       c.assertMetricsSane("after the reducers");
     }
   }
