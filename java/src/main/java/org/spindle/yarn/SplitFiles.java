@@ -221,11 +221,12 @@ public final class SplitFiles implements AutoCloseable {
     if (f != null) {
       fail(job, f);
     } else if (bridge.inputBlocks(job.key, MAP_PRIORITY, r.hosts)) {
-      exactInputs.incrementAndGet();
       LOG.info(job.key + ": exact input of " + r.hosts.length + " splits from " + job.metaInfo
           + " (read as " + job.user + (r.lookedUp > 0
               ? "; " + r.lookedUp + " location-less splits located from their input files"
               : "") + ")");
+      // Counted after the line is logged: whoever sees the count sees the line.
+      exactInputs.incrementAndGet();
     } else {
       // The app finished or left the core meanwhile, or the core refused (logged).
       LOG.debug(job.key + ": splits from " + job.metaInfo + " not used");
@@ -237,7 +238,6 @@ public final class SplitFiles implements AutoCloseable {
   }
 
   private void fail(Object key, String user, String path, SplitRead.Failure f) {
-    failures.incrementAndGet();
     ApplicationId app = key instanceof ApplicationAttemptId
         ? ((ApplicationAttemptId) key).getApplicationId() : null;
     String line = key + ": cannot read its split file " + path + " as " + user + ": "
@@ -247,6 +247,8 @@ public final class SplitFiles implements AutoCloseable {
     } else {
       LOG.debug(line);
     }
+    // After the line, as exactInputs: tests wait on the count, then read the log.
+    failures.incrementAndGet();
   }
 
   /** Stops the readers: a read in hand is interrupted; waits at most 5 s. */
