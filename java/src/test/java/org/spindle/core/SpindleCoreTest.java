@@ -262,7 +262,12 @@ public final class SpindleCoreTest {
   }
 
   static void drain() throws Exception {
-    try (SpindleCore core = core("greedy-comm")) {
+    SpindleCore.Config c = new SpindleCore.Config();
+    c.policy = "greedy-comm";
+    // ANY-only asks: the default off-switch limit (1) would end the heartbeat
+    // after one grant; this test is about the buffer, not that rule.
+    c.maxOffSwitchPerHeartbeat = 100;
+    try (SpindleCore core = new SpindleCore(c)) {
       int node = core.addNode("big", "/r1", 1024 * 10, 10, 1.0);
       for (int a = 0; a < 5; a++) {
         int app = core.addApp("application_1_01" + a, 1.0, a);

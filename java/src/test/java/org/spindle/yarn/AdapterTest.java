@@ -306,7 +306,9 @@ public final class AdapterTest {
       check(b.coreErrors() == 1 && b.fallbackHeartbeats() == 1, "counted");
       Recorder rec = new Recorder();
       check(b.heartbeat("h1", 4096, 4, 1000, rec), "the next heartbeat is served by the core");
-      check(rec.grants.equals(Arrays.asList("attempt_A/20/2/2")), "grants " + rec.grants);
+      // One of the two ANY-only containers: a heartbeat ends after one
+      // off-switch grant (the CapacityScheduler's default rule).
+      check(rec.grants.equals(Arrays.asList("attempt_A/20/1/2")), "grants " + rec.grants);
     }
   }
 
