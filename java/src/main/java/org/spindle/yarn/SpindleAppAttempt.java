@@ -13,7 +13,6 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.NodeType;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.Queue;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.ContainerRequest;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerApp;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
 import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
 
 /**
@@ -31,7 +30,7 @@ public class SpindleAppAttempt extends FiCaSchedulerApp {
    * attempt is stopped or no longer asks for it (the AM may have lowered its
    * asks since the decision).
    */
-  public RMContainer allocate(NodeType type, FiCaSchedulerNode node, SchedulerRequestKey key,
+  public RMContainer allocate(NodeType type, SpindleNode node, SchedulerRequestKey key,
       Container container) {
     writeLock.lock();
     try {

@@ -59,7 +59,6 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicat
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicationAttempt;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerUtils;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.PendingAsk;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAddedSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAttemptAddedSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAttemptRemovedSchedulerEvent;
@@ -91,7 +90,7 @@ import org.spindle.core.SpindleCore;
  * JMX bean {@code Hadoop:service=ResourceManager,name=SpindleScheduler},
  * shown on the RM's /jmx page.
  */
-public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, FiCaSchedulerNode>
+public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, SpindleNode>
     implements Configurable {
   private static final Logger LOG = LoggerFactory.getLogger(SpindleScheduler.class);
   public static final String QUEUE_NAME = "default";
@@ -442,7 +441,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     // Under the scheduler's monitor, as FifoScheduler: recovery adds to
     // usedResource, which completions (also under the monitor) subtract from.
     super.recoverContainersOnNode(containerReports, nm);
-    FiCaSchedulerNode node = (FiCaSchedulerNode) getNode(nm.getNodeID());
+    SpindleNode node = (SpindleNode) getNode(nm.getNodeID());
     if (node == null || containerReports == null) {
       return;
     }
@@ -809,7 +808,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     if (!heldAms.isEmpty()) { // a racy look is enough: the next heartbeat looks again
       admitHeldAms();
     }
-    FiCaSchedulerNode node = (FiCaSchedulerNode) getNode(nm.getNodeID());
+    SpindleNode node = (SpindleNode) getNode(nm.getNodeID());
     if (node != null && Resources.greaterThanOrEqual(calculator, getClusterResource(),
         node.getUnallocatedResource(), minimumAllocation)) {
       assignContainers(node);
@@ -818,7 +817,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
   }
 
   /** One heartbeat: the core's grants, then FIFO for what the core cannot serve. */
-  private void assignContainers(FiCaSchedulerNode node) {
+  private void assignContainers(SpindleNode node) {
     long freeMemory = node.getUnallocatedResource().getMemorySize();
     sink.node = node;
     // Vcores unbounded: the DefaultResourceCalculator sizes by memory only.
@@ -835,7 +834,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
   }
 
   /** FifoScheduler's pass on this node, over every app or only those the core lost. */
-  private void fifo(FiCaSchedulerNode node, boolean onlyLostApps) {
+  private void fifo(SpindleNode node, boolean onlyLostApps) {
     List<FifoFallback.App> apps = new ArrayList<>();
     for (Map.Entry<ApplicationId, SchedulerApplication<SpindleAppAttempt>> e
         : applications.entrySet()) {
@@ -868,7 +867,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
         minimumAllocation.getMemorySize(), apps, sink);
   }
 
-  private static boolean blacklisted(SpindleAppAttempt a, FiCaSchedulerNode node) {
+  private static boolean blacklisted(SpindleAppAttempt a, SpindleNode node) {
     return a.isPlaceBlacklisted(node.getNodeName()) || a.isPlaceBlacklisted(node.getRackName());
   }
 
@@ -906,7 +905,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
 
   /** Performs grants on the heartbeating node with the public allocation recipe (section 1.4). */
   private final class NodeSink implements GrantSink {
-    FiCaSchedulerNode node;
+    SpindleNode node;
     /** Whether the grant being performed is the core's (see {@link #coreContainers}). */
     boolean fromCore;
 
@@ -925,12 +924,12 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
           return 0;
         }
         SchedulerRequestKey key = null;
-        AppPlacementAllocator<FiCaSchedulerNode> placement = null;
+        AppPlacementAllocator<SpindleNode> placement = null;
         for (SchedulerRequestKey k : attempt.getSchedulerKeys()) {
           if (k.getPriority().getPriority() != priority) {
             continue;
           }
-          AppPlacementAllocator<FiCaSchedulerNode> p =
+          AppPlacementAllocator<SpindleNode> p =
               attempt.getAppSchedulingInfo().getAppPlacementAllocator(k);
           // The first key at this priority that can still place here (its ANY count and,
           // for this locality, its host or rack count): one look, the allocation's own check.
@@ -1063,7 +1062,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
   }
 
   private synchronized void addNode(RMNode rmNode) {
-    FiCaSchedulerNode node = new FiCaSchedulerNode(rmNode, usePortForNodeName);
+    SpindleNode node = new SpindleNode(rmNode, usePortForNodeName);
     nodeTracker.addNode(node);
     Resource total = rmNode.getTotalCapability();
     bridge.nodeAdded(node.getNodeName(), node.getRackName(), total.getMemorySize(),
@@ -1072,7 +1071,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
   }
 
   private synchronized void removeNode(RMNode rmNode) {
-    FiCaSchedulerNode node = nodeTracker.getNode(rmNode.getNodeID());
+    SpindleNode node = nodeTracker.getNode(rmNode.getNodeID());
     if (node == null) {
       return;
     }
@@ -1088,7 +1087,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
   /** A node's total resource changed (admin update, NM re-registration): the core re-plans. */
   private synchronized void nodeResourceUpdated(RMNode rmNode, ResourceOption option) {
     updateNodeResource(rmNode, option);
-    FiCaSchedulerNode node = nodeTracker.getNode(rmNode.getNodeID());
+    SpindleNode node = nodeTracker.getNode(rmNode.getNodeID());
     if (node != null) {
       Resource total = node.getTotalResource();
       bridge.nodeResourceUpdated(node.getNodeName(), total.getMemorySize(),
@@ -1102,7 +1101,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
       ContainerStatus status, RMContainerEventType event) {
     Container container = rmContainer.getContainer();
     SpindleAppAttempt attempt = getCurrentAttemptForContainer(container.getId());
-    FiCaSchedulerNode node = (FiCaSchedulerNode) getNode(container.getNodeId());
+    SpindleNode node = (SpindleNode) getNode(container.getNodeId());
     if (coreContainers.remove(container.getId()) && node != null) {
       bridge.containerFinished(node.getNodeName(), container.getId().getApplicationAttemptId());
     }
@@ -1135,7 +1134,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
     super.completedContainer(rmContainer, status, event);
     if (recovers) {
       SpindleAppAttempt attempt = getCurrentAttemptForContainer(rmContainer.getContainerId());
-      FiCaSchedulerNode node = (FiCaSchedulerNode) getNode(rmContainer.getAllocatedNode());
+      SpindleNode node = (SpindleNode) getNode(rmContainer.getAllocatedNode());
       if (attempt != null) {
         int priority = rmContainer.getAllocatedSchedulerKey().getPriority().getPriority();
         if (node != null) {
@@ -1227,7 +1226,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, F
       if (key.getPriority().getPriority() != priority) {
         continue;
       }
-      AppPlacementAllocator<FiCaSchedulerNode> placement =
+      AppPlacementAllocator<SpindleNode> placement =
           attempt.getAppSchedulingInfo().getAppPlacementAllocator(key);
       if (placement != null) {
         out.add(placement.getResourceRequests());
