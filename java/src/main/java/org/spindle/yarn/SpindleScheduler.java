@@ -110,6 +110,12 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, S
   /** The available resources last given to the queue metrics (reused). */
   private final Resource available = Resources.createResource(0, 0);
   private boolean availableSet;
+  /**
+   * True while {@link #nodeUpdate} processes the node's reports (under the
+   * scheduler's monitor): completions leave the available-resources metric
+   * to the end of the heartbeat.
+   */
+  private boolean inNodeUpdate;
   /** Reused per heartbeat: allocations on the node being served. */
   private final NodeSink sink = new NodeSink();
   private final CoreSink coreSink = new CoreSink();
@@ -800,9 +806,17 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, S
 
   @Override
   protected synchronized void nodeUpdate(RMNode nm) {
-    super.nodeUpdate(nm);
+    // The node's completed containers each change the available resources:
+    // the queue metric is set once, at the end of this heartbeat.
+    inNodeUpdate = true;
+    try {
+      super.nodeUpdate(nm);
+    } finally {
+      inNodeUpdate = false;
+    }
     if (rmContext.isWorkPreservingRecoveryEnabled()
         && !rmContext.isSchedulerReadyForAllocatingContainers()) {
+      updateAvailableResourcesMetrics();
       return;
     }
     if (!heldAms.isEmpty()) { // a racy look is enough: the next heartbeat looks again
@@ -1119,7 +1133,9 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, S
       node.releaseContainer(rmContainer.getContainerId(), false);
     }
     Resources.subtractFrom(usedResource, container.getResource());
-    updateAvailableResourcesMetrics();
+    if (!inNodeUpdate) {
+      updateAvailableResourcesMetrics();
+    }
   }
 
   /**
