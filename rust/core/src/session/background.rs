@@ -21,7 +21,7 @@ const APPS_PER_SPELL: usize = 64;
 const NODES_PER_SPELL: usize = 1024;
 
 /// What the planner thread has done, for logs and benchmarks.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct PlanStats {
     /// Plans installed.
     pub plans: u64,
