@@ -314,6 +314,11 @@ struct ChurnBenchArgs {
     seed: u64,
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
+    /// Plan on a planner thread, the Session behind a lock, as the JNI
+    /// core does: heartbeats are timed with their wait for the lock, and
+    /// the planner's longest lock holds are reported.
+    #[arg(long)]
+    planner_thread: bool,
 }
 
 #[derive(Args)]
@@ -1063,6 +1068,7 @@ fn cmd_churn_bench(a: ChurnBenchArgs, limits: &Limits) -> Result<()> {
         full_plans: a.full_plans,
         plan_every: a.plan_every,
         seed: a.seed,
+        planner_thread: a.planner_thread,
         ..Default::default()
     };
     let report = spindle_repro::churn::run(&spec)?;

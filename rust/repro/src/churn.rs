@@ -19,12 +19,13 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::time::Instant;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
-use spindle_core::session::ANY;
+use spindle_core::session::{BackgroundPlanner, PlanStats, ANY};
 use spindle_core::{Grant, Locality, PolicyKind, Resources, Session, SessionConfig};
 
 use crate::{ReproError, Result};
@@ -52,6 +53,10 @@ pub struct ChurnSpec {
     /// A container runs this long (ms; heartbeats are 1 per node per s).
     pub container_ms: i64,
     pub seed: u64,
+    /// Plans on a planner thread ([`BackgroundPlanner`], as the JNI core
+    /// runs them) with the Session behind a mutex; heartbeats are timed
+    /// with the wait for the lock, and the planner's lock holds reported.
+    pub planner_thread: bool,
 }
 
 impl Default for ChurnSpec {
@@ -69,6 +74,7 @@ impl Default for ChurnSpec {
             plan_every: 1_000,
             container_ms: 20_000,
             seed: 1,
+            planner_thread: false,
         }
     }
 }
@@ -139,6 +145,10 @@ pub struct ChurnReport {
     pub node_local: f64,
     pub rack_local: f64,
     pub off_switch: f64,
+    /// With `planner_thread`: the planner thread's figures, with its
+    /// longest lock holds (copy and install).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub planner: Option<PlanStats>,
 }
 
 /// One AM: its maps' replica hosts, which maps are pending, and its asks.
@@ -163,7 +173,7 @@ struct Am {
 
 struct Bench<'s> {
     spec: &'s ChurnSpec,
-    session: Session,
+    session: Arc<Mutex<Session>>,
     hosts: Vec<String>,
     racks: Vec<String>,
     rng: ChaCha8Rng,
@@ -198,6 +208,10 @@ fn container() -> Resources {
 }
 
 impl Bench<'_> {
+    fn s(&self) -> MutexGuard<'_, Session> {
+        self.session.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
     fn rack_of(&self, node: u32) -> u32 {
         node % self.racks.len() as u32
     }
@@ -268,9 +282,9 @@ impl Bench<'_> {
     /// Registers `am` and sends its first asks.
     fn submit(&mut self, mut am: Am, now: i64) -> Result<()> {
         let err = |e: spindle_core::SessionError| ReproError::Invalid(e.to_string());
-        am.app = self.session.add_app(&am.name, 1.0, now).map_err(err)?;
+        am.app = self.s().add_app(&am.name, 1.0, now).map_err(err)?;
         for (&n, &c) in &am.host_ask {
-            self.session
+            self.s()
                 .update_ask(
                     am.app,
                     PRIORITY,
@@ -282,7 +296,7 @@ impl Bench<'_> {
                 .map_err(err)?;
         }
         for (&r, &c) in &am.rack_ask {
-            self.session
+            self.s()
                 .update_ask(
                     am.app,
                     PRIORITY,
@@ -293,7 +307,7 @@ impl Bench<'_> {
                 )
                 .map_err(err)?;
         }
-        self.session
+        self.s()
             .update_ask(am.app, PRIORITY, ANY, am.left as i32, container(), true)
             .map_err(err)?;
         self.by_app.insert(am.app, self.ams.len());
@@ -374,7 +388,7 @@ impl Bench<'_> {
         calls.push((ANY.to_string(), am.left as i32));
         for (name, c) in calls {
             let t = Instant::now();
-            self.session
+            self.s()
                 .update_ask(app, PRIORITY, &name, c.max(0), container(), true)
                 .map_err(err)?;
             times.push(t.elapsed().as_secs_f64() * 1e6);
@@ -384,15 +398,16 @@ impl Bench<'_> {
 
     /// One plan, its three steps timed.
     fn plan(&mut self) -> PlanTime {
+        let mut session = self.s();
         let t0 = Instant::now();
-        let req = self.session.plan_request();
+        let req = session.plan_request();
         let t1 = Instant::now();
         let c1 = thread_cpu_ms();
         let result = req.plan();
         let plan_cpu_ms = thread_cpu_ms() - c1;
         let t2 = Instant::now();
         let tasks = result.tasks();
-        let garbage = self.session.install_plan(result);
+        let garbage = session.install_plan(result);
         let t3 = Instant::now();
         drop(garbage);
         drop(req);
@@ -416,16 +431,17 @@ impl Bench<'_> {
             self.busy[n as usize] -= 1;
             let live = self.by_app.get(&app).is_some_and(|&a| self.ams[a].alive);
             let r = if live {
-                self.session.app_container_finished(n, app)
+                self.s().app_container_finished(n, app)
             } else {
-                self.session.container_finished(n)
+                self.s().container_finished(n)
             };
             r.map_err(|e| ReproError::Invalid(e.to_string()))?;
         }
         let left = self.spec.slots.saturating_sub(self.busy[node as usize]) as i64;
         let free = Resources::new(1024 * left, left as i32);
+        // Timed with the wait for the lock: what a host's heartbeat pays.
         let t = Instant::now();
-        self.session
+        self.s()
             .node_heartbeat(node, free, now, out)
             .map_err(|e| ReproError::Invalid(e.to_string()))?;
         let us = t.elapsed().as_secs_f64() * 1e6;
@@ -493,7 +509,7 @@ pub fn run(spec: &ChurnSpec) -> Result<ChurnReport> {
     }
     let mut b = Bench {
         spec,
-        session,
+        session: Arc::new(Mutex::new(session)),
         hosts,
         racks: rack_names,
         rng: ChaCha8Rng::seed_from_u64(spec.seed),
@@ -516,9 +532,22 @@ pub fn run(spec: &ChurnSpec) -> Result<ChurnReport> {
         / sample as f64;
     let setup_ms = t_setup.elapsed().as_secs_f64() * 1e3;
     let mut full = Vec::new();
-    for _ in 0..spec.full_plans {
-        full.push(b.plan());
-    }
+    let planner = if spec.planner_thread {
+        let p = BackgroundPlanner::spawn(b.session.clone(), |s| s, Duration::from_millis(1), None)
+            .map_err(|e| ReproError::Invalid(format!("starting the planner thread: {e}")))?;
+        // The first plan, of every pending map.
+        let t = Instant::now();
+        while p.stats().plans == 0 && t.elapsed() < Duration::from_secs(600) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        Some(p)
+    } else {
+        for _ in 0..spec.full_plans {
+            full.push(b.plan());
+        }
+        None
+    };
+    let manual = planner.is_none();
     let nodes = spec.nodes as u32;
     let mut out: Vec<Grant> = Vec::with_capacity(64);
     let mut hb_times = Vec::with_capacity(spec.heartbeats);
@@ -552,7 +581,7 @@ pub fn run(spec: &ChurnSpec) -> Result<ChurnReport> {
         i += 1;
         // The planner thread re-plans as soon as it is done: often, while the
         // cluster fills fast.
-        if i.is_multiple_of((spec.plan_every / 10).max(1)) && b.session.wants_plan() {
+        if manual && i.is_multiple_of((spec.plan_every / 10).max(1)) && b.s().wants_plan() {
             filling.push(b.plan());
         }
     }
@@ -570,14 +599,14 @@ pub fn run(spec: &ChurnSpec) -> Result<ChurnReport> {
             if let Some(am) = b.ams.get_mut(*first_live) {
                 am.alive = false;
                 let app = am.app;
-                b.session
+                b.s()
                     .finish_app(app)
                     .map_err(|e| ReproError::Invalid(e.to_string()))?;
             }
             let am = b.new_am();
             b.submit(am, now_of(i))?;
         }
-        if i.is_multiple_of(spec.plan_every.max(1)) && b.session.wants_plan() {
+        if manual && i.is_multiple_of(spec.plan_every.max(1)) && b.s().wants_plan() {
             churn.push(b.plan());
         }
     }
@@ -599,6 +628,7 @@ pub fn run(spec: &ChurnSpec) -> Result<ChurnReport> {
         node_local: b.local[0] as f64 / total,
         rack_local: b.local[1] as f64 / total,
         off_switch: b.local[2] as f64 / total,
+        planner: planner.map(|p| p.stats()),
     })
 }
 
@@ -649,6 +679,13 @@ impl ChurnReport {
                 s,
                 "{name} us: p50 {:.2}, p99 {:.2}, p999 {:.2}, max {:.0} ({} calls)",
                 sp.p50, sp.p99, sp.p999, sp.max, sp.n
+            );
+        }
+        if let Some(p) = &self.planner {
+            let _ = writeln!(
+                s,
+                "planner thread: {} plans, last {} tasks in {:.0} ms, longest {:.0} ms; longest lock hold: copy {:.0} us, install {:.0} us",
+                p.plans, p.last_tasks, p.last_ms, p.max_ms, p.max_copy_us, p.max_install_us
             );
         }
         let _ = writeln!(

@@ -1,10 +1,10 @@
 //! The planner thread of a host that shares a Session behind a mutex (the
 //! JNI core). It takes the lock only to copy the inputs
-//! ([`Session::plan_request_start`], then 64 applications at a time) and to
-//! swap the result in ([`Session::install_pools`], then 1,024 node queues at
-//! a time); the plan itself runs unlocked, so no heartbeat waits for it, and
-//! no lock hold grows with the cluster. What an install replaced is freed
-//! unlocked too.
+//! ([`Session::plan_request_begin`], then [`COPY_WORK`] entries at a time)
+//! and to swap the result in ([`Session::install_more`], [`INSTALL_WORK`]
+//! entries at a time); the plan itself runs unlocked, so no heartbeat waits
+//! for it, and no lock hold grows with the cluster or with one
+//! application's asks. What an install replaced is freed unlocked too.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -12,16 +12,18 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::{PlanGarbage, PlanRequest, PlanResult, Planning, Session};
+use super::{InstallCursor, PlanGarbage, PlanRequest, PlanResult, Planning, Session};
 
-/// Applications copied per hold of the host's lock (a few hundred us at 130
-/// asks each).
-const APPS_PER_SPELL: usize = 64;
-/// Node queues installed per hold of the lock.
-const NODES_PER_SPELL: usize = 1024;
+/// Entries (nodes, ask counts) copied per hold of the host's lock. An
+/// application is copied whole, so one spell copies at most this plus one
+/// application's asks (a 1,200-map MapReduce job asks on about 3,100
+/// hosts), where 64 applications a spell copied some 200,000.
+pub const COPY_WORK: usize = 1024;
+/// Entries (pools, groups, node queues) installed per hold of the lock.
+pub const INSTALL_WORK: usize = 512;
 
 /// What the planner thread has done, for logs and benchmarks.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct PlanStats {
     /// Plans installed.
     pub plans: u64,
@@ -113,19 +115,28 @@ fn run<T>(
             let mut guard = lock();
             let t0 = Instant::now();
             let s = session(&mut guard);
-            let start = s.wants_plan().then(|| s.plan_request_start());
+            let start = s.wants_plan().then(|| s.plan_request_begin());
             max_copy = max_copy.max(t0.elapsed());
             start
         };
-        let Some((mut request, apps)) = start else {
+        let Some((mut request, mut cursor)) = start else {
             std::thread::sleep(poll);
             continue;
         };
-        for chunk in apps.chunks(APPS_PER_SPELL) {
-            let mut guard = lock();
-            let t = Instant::now();
-            session(&mut guard).plan_request_add(&mut request, chunk);
-            max_copy = max_copy.max(t.elapsed());
+        loop {
+            let done = {
+                let mut guard = lock();
+                let t = Instant::now();
+                let done =
+                    session(&mut guard).plan_request_more(&mut request, &mut cursor, COPY_WORK);
+                max_copy = max_copy.max(t.elapsed());
+                done
+            };
+            if done {
+                break;
+            }
+            // A heartbeat woken by the unlock gets the lock before the next spell.
+            std::thread::yield_now();
         }
         let t1 = Instant::now();
         let result = catch_unwind(AssertUnwindSafe(|| plan(&request)));
@@ -149,21 +160,26 @@ fn run<T>(
             }
         };
         let tasks = result.tasks() as u64;
-        // Step 3 in short spells too: pools, then queues by chunks of nodes.
-        let mut garbage = PlanGarbage::default();
-        {
-            let mut guard = lock();
-            let t2 = Instant::now();
-            session(&mut guard).install_pools(&mut result, &mut garbage);
-            max_install = max_install.max(t2.elapsed());
-        }
-        let mut from = Some(0);
-        while let Some(f) = from {
-            let mut guard = lock();
-            let t = Instant::now();
-            from =
-                session(&mut guard).install_queues(&mut result, f, NODES_PER_SPELL, &mut garbage);
-            max_install = max_install.max(t.elapsed());
+        // Step 3 in short spells too.
+        let mut garbage = PlanGarbage::for_plan(&result);
+        let mut cursor = InstallCursor::default();
+        loop {
+            let done = {
+                let mut guard = lock();
+                let t = Instant::now();
+                let done = session(&mut guard).install_more(
+                    &mut result,
+                    &mut cursor,
+                    INSTALL_WORK,
+                    &mut garbage,
+                );
+                max_install = max_install.max(t.elapsed());
+                done
+            };
+            if done {
+                break;
+            }
+            std::thread::yield_now();
         }
         drop(result);
         drop(garbage);

@@ -792,7 +792,7 @@ pub use explain::{ActivitiesReport, NamedActivity, ReasonCount};
 pub use incremental::IncrementalStats;
 pub use job_order::JobOrder;
 pub use placement::{NodeOffer, MAX_OFFERS, OFFER_SCAN};
-pub use planning::{PlanGarbage, PlanRequest, PlanResult, Planning};
+pub use planning::{CopyCursor, InstallCursor, PlanGarbage, PlanRequest, PlanResult, Planning};
 #[cfg(test)]
 mod tests;
 

@@ -95,10 +95,19 @@ pub struct PlanRequest {
     spc_max_jobs: usize,
 }
 
+/// Where a request copied in parts stands ([`Session::plan_request_more`]).
+pub struct CopyCursor {
+    /// The live applications at the beginning, in order.
+    apps: Vec<AppId>,
+    app: usize,
+    node: usize,
+}
+
 /// A computed plan (step 2), ready to install.
 pub struct PlanResult {
-    /// New synthesised pools: (app, group, priority, replicas).
-    pools: Vec<(AppId, u32, i32, Arc<Replicas>)>,
+    /// New synthesised pools: (app, group, priority, replicas, started
+    /// marks), the marks made here rather than under the host's lock.
+    pools: Vec<(AppId, u32, i32, Arc<Replicas>, Vec<bool>)>,
     /// Per node id, the ordered queue (nodes added since: none).
     pub(super) queues: Vec<VecDeque<Slot>>,
     steal_candidates: Vec<NodeId>,
@@ -132,6 +141,29 @@ pub struct PlanGarbage {
     pub(super) _started: Vec<Vec<bool>>,
     _queues: Vec<VecDeque<Slot>>,
     pub(super) _covered: Vec<Vec<Covered>>,
+}
+
+impl PlanGarbage {
+    /// Room for what installing `r` replaces, so that the install
+    /// allocates nothing under the host's lock.
+    pub fn for_plan(r: &PlanResult) -> PlanGarbage {
+        PlanGarbage {
+            _pools: Vec::with_capacity(r.pools.len()),
+            _started: Vec::with_capacity(r.pools.len()),
+            _queues: Vec::with_capacity(r.queues.len()),
+            _covered: Vec::new(),
+        }
+    }
+}
+
+/// Where an install in parts stands ([`Session::install_more`]).
+#[derive(Default)]
+pub struct InstallCursor {
+    begun: bool,
+    /// The application order at the first part.
+    apps: Option<Vec<AppId>>,
+    app: usize,
+    node: usize,
 }
 
 impl Session {
@@ -189,17 +221,17 @@ impl Session {
 
     /// Step 1: copies what planning reads and marks the inputs clean.
     pub fn plan_request(&mut self) -> PlanRequest {
-        let (mut r, apps) = self.plan_request_start();
-        self.plan_request_add(&mut r, &apps);
+        let (mut r, mut c) = self.plan_request_begin();
+        self.plan_request_more(&mut r, &mut c, usize::MAX);
         r
     }
 
     /// Step 1 in parts, so that a host holds its lock for short spells:
-    /// nodes and settings now (marks the inputs clean), then the live
-    /// applications returned, in FIFO order, through
-    /// [`Session::plan_request_add`]. Changes between parts are planned
-    /// next time.
-    pub fn plan_request_start(&mut self) -> (PlanRequest, Vec<AppId>) {
+    /// the settings, names and application order now (marks the inputs
+    /// clean), then nodes and applications through
+    /// [`Session::plan_request_more`], a bounded amount each time.
+    /// Changes between parts are planned next time.
+    pub fn plan_request_begin(&mut self) -> (PlanRequest, CopyCursor) {
         self.plan.dirty = false;
         self.plan.incr.gen += 1;
         let planned = self.dynamic.planned;
@@ -214,17 +246,9 @@ impl Session {
             limits: self.limits,
             planned,
             container: self.typical_container(),
-            nodes: self
-                .nodes
-                .iter()
-                .map(|n| NodeSnap {
-                    alive: n.alive,
-                    rack: n.rack,
-                    capacity: n.capacity,
-                    speed: n.speed,
-                    running: n.running,
-                })
-                .collect(),
+            nodes: Vec::new(),
+            // Ids in it are below `nodes.len()` now, and nodes only grow:
+            // every node it names is copied by the parts that follow.
             node_by_name: if planned {
                 self.names.node_by_name.clone()
             } else {
@@ -242,54 +266,99 @@ impl Session {
         } else {
             Vec::new()
         };
-        (r, apps)
+        (
+            r,
+            CopyCursor {
+                apps,
+                app: 0,
+                node: 0,
+            },
+        )
     }
 
-    /// Adds the asks of `apps` (those still live) to a request.
-    pub fn plan_request_add(&mut self, r: &mut PlanRequest, apps: &[AppId]) {
-        let now = self.clock.now_ms;
-        for &app in apps {
-            let Some(a) = self.apps.get_mut(app as usize).filter(|a| a.alive) else {
-                continue;
-            };
-            if r.job_order.computed() {
-                let (mut located, mut anywhere) = (0u64, 0u64);
-                for g in &a.groups {
-                    let n = g.any.max(0) as u64;
-                    if g.exact || !g.counts.is_empty() {
-                        located += n;
-                    } else {
-                        anywhere += n;
-                    }
-                }
-                r.spc_apps.push(AppWork {
-                    app,
-                    weight: a.weight,
-                    mean_ms: a.mean_container_ms(now),
-                    remaining_ms: a.remaining_ms(now),
-                    running: u64::from(a.running),
-                    located,
-                    anywhere,
-                });
-            }
-            let app_name: Arc<str> = Arc::from(a.name.as_str());
-            for (gi, g) in a.groups.iter_mut().enumerate() {
-                if g.exact {
-                    revive_exact(g, &self.nodes);
-                }
-                r.groups.push(GroupSnap {
-                    app,
-                    app_name: app_name.clone(),
-                    group: gi as u32,
-                    priority: g.priority,
-                    any: g.any,
-                    counts: g.counts.iter().map(|(&k, &v)| (k, v)).collect(),
-                    exact: g
-                        .exact
-                        .then(|| (g.pool.replicas.clone(), g.pool.started.clone())),
-                });
-            }
+    /// Copies the next part of a request begun by
+    /// [`Session::plan_request_begin`]: nodes, then applications (those
+    /// still live, in the order at the beginning), until about `work`
+    /// entries (a node, an ask count) are copied. True once all is.
+    pub fn plan_request_more(
+        &mut self,
+        r: &mut PlanRequest,
+        c: &mut CopyCursor,
+        work: usize,
+    ) -> bool {
+        let mut left = work.max(1);
+        let to = c.node.saturating_add(left).min(self.nodes.len());
+        r.nodes
+            .extend(self.nodes[c.node.min(to)..to].iter().map(|n| NodeSnap {
+                alive: n.alive,
+                rack: n.rack,
+                capacity: n.capacity,
+                speed: n.speed,
+                running: n.running,
+            }));
+        left -= to.saturating_sub(c.node);
+        c.node = c.node.max(to);
+        if c.node < self.nodes.len() {
+            return false;
         }
+        while let Some(&app) = c.apps.get(c.app) {
+            if left == 0 {
+                return false;
+            }
+            c.app += 1;
+            left = left.saturating_sub(self.copy_app(r, app));
+        }
+        true
+    }
+
+    /// Adds the asks of `app` (if still live) to a request; returns the
+    /// entries copied.
+    fn copy_app(&mut self, r: &mut PlanRequest, app: AppId) -> usize {
+        let now = self.clock.now_ms;
+        let Some(a) = self.apps.get_mut(app as usize).filter(|a| a.alive) else {
+            return 1;
+        };
+        let mut work = 1;
+        if r.job_order.computed() {
+            let (mut located, mut anywhere) = (0u64, 0u64);
+            for g in &a.groups {
+                let n = g.any.max(0) as u64;
+                if g.exact || !g.counts.is_empty() {
+                    located += n;
+                } else {
+                    anywhere += n;
+                }
+            }
+            r.spc_apps.push(AppWork {
+                app,
+                weight: a.weight,
+                mean_ms: a.mean_container_ms(now),
+                remaining_ms: a.remaining_ms(now),
+                running: u64::from(a.running),
+                located,
+                anywhere,
+            });
+        }
+        let app_name: Arc<str> = Arc::from(a.name.as_str());
+        for (gi, g) in a.groups.iter_mut().enumerate() {
+            work += 1 + g.counts.len();
+            if g.exact {
+                revive_exact(g, &self.nodes);
+                work += g.pool.len() / 8;
+            }
+            r.groups.push(GroupSnap {
+                app,
+                app_name: app_name.clone(),
+                group: gi as u32,
+                priority: g.priority,
+                any: g.any,
+                counts: g.counts.iter().map(|(&k, &v)| (k, v)).collect(),
+                exact: g
+                    .exact
+                    .then(|| (g.pool.replicas.clone(), g.pool.started.clone())),
+            });
+        }
+        work
     }
 
     /// Step 3: swaps the plan in. Groups that changed their pool kind or
@@ -297,11 +366,8 @@ impl Session {
     /// priority, so groups that moved still resolve.
     pub fn install_plan(&mut self, mut r: PlanResult) -> PlanGarbage {
         let mut garbage = PlanGarbage::default();
-        self.install_pools(&mut r, &mut garbage);
-        let mut from = 0;
-        while let Some(next) = self.install_queues(&mut r, from, usize::MAX, &mut garbage) {
-            from = next;
-        }
+        let mut c = InstallCursor::default();
+        while !self.install_more(&mut r, &mut c, usize::MAX, &mut garbage) {}
         garbage
     }
 
@@ -323,56 +389,54 @@ impl Session {
         self.rebuild_app_order();
     }
 
-    /// Step 3, first part: the application order (under [`JobOrder::Spc`]),
-    /// the synthesised pools and the steal candidates.
-    pub fn install_pools(&mut self, r: &mut PlanResult, garbage: &mut PlanGarbage) {
-        self.install_order(r);
-        for (app, gi, priority, replicas) in std::mem::take(&mut r.pools) {
-            let Some(a) = self.apps.get_mut(app as usize).filter(|a| a.alive) else {
-                continue;
-            };
-            let g = match a.groups.get_mut(gi as usize) {
-                Some(g) if g.priority == priority => g,
-                _ => match a.groups.iter_mut().find(|g| g.priority == priority) {
-                    Some(g) => g,
-                    None => continue,
-                },
-            };
-            if g.exact {
-                continue;
-            }
-            let started = vec![false; replicas.len()];
-            garbage
-                ._pools
-                .push(std::mem::replace(&mut g.pool.replicas, replicas));
-            garbage
-                ._started
-                .push(std::mem::replace(&mut g.pool.started, started));
-            g.pool.started_n = 0;
-            g.dealing = Default::default();
+    /// Step 3 in parts, so that a host holds its lock for short spells:
+    /// the application order (under [`JobOrder::Spc`]) and the steal
+    /// candidates, then about `work` entries each time: synthesised pools,
+    /// the groups' scan starts, then node queues (nodes added since the
+    /// request get an empty one). True once every node has its queue.
+    /// What it replaces goes to `garbage` (reserve it outside the lock:
+    /// [`PlanGarbage::for_plan`]).
+    pub fn install_more(
+        &mut self,
+        r: &mut PlanResult,
+        c: &mut InstallCursor,
+        work: usize,
+        garbage: &mut PlanGarbage,
+    ) -> bool {
+        let mut left = work.max(1);
+        if !c.begun {
+            c.begun = true;
+            self.install_order(r);
+            self.incr_install_started(std::mem::take(&mut r.covered));
+            self.plan.steal_candidates = std::mem::take(&mut r.steal_candidates);
+            c.apps = Some(self.ranking.app_order.clone());
+            tracing::debug!(policy = %self.cfg.policy, tasks = r.tasks, "plan installing");
         }
-        self.incr_install_started(std::mem::take(&mut r.covered));
-        for &app in &self.ranking.app_order {
-            for g in &mut self.apps[app as usize].groups {
+        // Pools are of distinct groups: their order does not matter.
+        while !r.pools.is_empty() {
+            if left == 0 {
+                return false;
+            }
+            left -= 1;
+            if let Some((app, gi, priority, replicas, started)) = r.pools.pop() {
+                self.install_pool(app, gi, priority, replicas, started, garbage);
+            }
+        }
+        // Every group's scan starts again at its first task.
+        let apps = c.apps.as_deref().unwrap_or_default();
+        while let Some(&app) = apps.get(c.app) {
+            if left == 0 {
+                return false;
+            }
+            c.app += 1;
+            let groups = &mut self.apps[app as usize].groups;
+            left = left.saturating_sub(1 + groups.len());
+            for g in groups {
                 g.first_free = 0;
             }
         }
-        self.plan.steal_candidates = std::mem::take(&mut r.steal_candidates);
-        tracing::debug!(policy = %self.cfg.policy, tasks = r.tasks, "plan installed");
-    }
-
-    /// Step 3, second part: the queues of at most `max` nodes from node id
-    /// `from`; returns where to go on, `None` once every node has its queue
-    /// (nodes added since the request get an empty one).
-    pub fn install_queues(
-        &mut self,
-        r: &mut PlanResult,
-        from: usize,
-        max: usize,
-        garbage: &mut PlanGarbage,
-    ) -> Option<usize> {
-        let to = from.saturating_add(max).min(self.nodes.len());
-        for i in from..to {
+        let to = c.node.saturating_add(left).min(self.nodes.len());
+        for i in c.node..to {
             let mut q = r.queues.get_mut(i).map(std::mem::take).unwrap_or_default();
             let n = &mut self.nodes[i];
             if !n.alive {
@@ -381,11 +445,46 @@ impl Session {
             self.queued_total = self.queued_total - n.queue.len() + q.len();
             garbage._queues.push(std::mem::replace(&mut n.queue, q));
         }
-        if to < self.nodes.len() {
-            return Some(to);
+        c.node = c.node.max(to);
+        if c.node < self.nodes.len() {
+            return false;
         }
         self.incr_install_done(garbage);
-        None
+        tracing::debug!(policy = %self.cfg.policy, tasks = r.tasks, "plan installed");
+        true
+    }
+
+    /// One synthesised pool of a plan, if its group still asks that way.
+    fn install_pool(
+        &mut self,
+        app: AppId,
+        gi: u32,
+        priority: i32,
+        replicas: Arc<Replicas>,
+        started: Vec<bool>,
+        garbage: &mut PlanGarbage,
+    ) {
+        let Some(a) = self.apps.get_mut(app as usize).filter(|a| a.alive) else {
+            return;
+        };
+        let g = match a.groups.get_mut(gi as usize) {
+            Some(g) if g.priority == priority => g,
+            _ => match a.groups.iter_mut().find(|g| g.priority == priority) {
+                Some(g) => g,
+                None => return,
+            },
+        };
+        if g.exact {
+            return;
+        }
+        garbage
+            ._pools
+            .push(std::mem::replace(&mut g.pool.replicas, replicas));
+        garbage
+            ._started
+            .push(std::mem::replace(&mut g.pool.started, started));
+        g.pool.started_n = 0;
+        g.dealing = Default::default();
     }
 
     /// The container size most asks use, to turn node capacity into slots.
@@ -434,9 +533,10 @@ impl PlanRequest {
                         );
                     }
                     let replicas = Arc::new(replicas);
+                    let started = vec![false; replicas.len()];
                     result
                         .pools
-                        .push((g.app, g.group, g.priority, replicas.clone()));
+                        .push((g.app, g.group, g.priority, replicas.clone(), started));
                     replicas
                 }
             };
@@ -641,7 +741,7 @@ fn synthesize_pool(g: &GroupSnap, req: &PlanRequest, budget: usize) -> (Replicas
         .filter_map(|&(name, c)| {
             let id = *req.node_by_name.get(name as usize)?;
             let c = c.clamp(0, max_host_ask) as usize;
-            (id != NONE && req.nodes[id as usize].alive).then_some((id, c))
+            req.nodes.get(id as usize)?.alive.then_some((id, c))
         })
         .collect();
     hosts.sort_unstable();

@@ -174,8 +174,7 @@ fn a_full_plan_replaces_insertions_and_relists_work_newer_than_its_snapshot() {
     submit(&mut s, "a", &[vec![0], vec![1], vec![2]], 3);
     // A plan is requested, then a job arrives and is inserted before the
     // plan lands: the plan's queues drop it, so it is listed again.
-    let (mut r, apps) = s.plan_request_start();
-    s.plan_request_add(&mut r, &apps);
+    let r = s.plan_request();
     submit(&mut s, "b", &[vec![0, 1], vec![1, 2]], 2);
     assert_eq!(s.insert_listed(usize::MAX), 5, "a's and b's tasks");
     let plan = r.plan();

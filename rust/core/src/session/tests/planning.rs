@@ -1,7 +1,7 @@
 //! Planning (`session/planning.rs`).
 
 use crate::policy::PolicyKind;
-use crate::session::{AppId, PlanGarbage, Session, ANY};
+use crate::session::{AppId, InstallCursor, PlanGarbage, Session, ANY};
 
 use super::{cap, session};
 
@@ -31,17 +31,23 @@ fn a_plan_installed_in_parts_equals_one_installed_at_once() {
     let r = whole.plan_request().plan();
     drop(whole.install_plan(r));
     let mut parts = build();
-    let (mut req, apps) = parts.plan_request_start();
-    for chunk in apps.chunks(2) {
-        parts.plan_request_add(&mut req, chunk);
+    let (mut req, mut copy) = parts.plan_request_begin();
+    let mut spells = 0;
+    while !parts.plan_request_more(&mut req, &mut copy, 3) {
+        spells += 1;
     }
+    assert!(spells >= 4, "7 nodes and 5 apps take several spells of 3");
     let mut r = req.plan();
-    let mut garbage = PlanGarbage::default();
-    parts.install_pools(&mut r, &mut garbage);
-    let mut from = Some(0);
-    while let Some(f) = from {
-        from = parts.install_queues(&mut r, f, 3, &mut garbage);
+    let mut garbage = PlanGarbage::for_plan(&r);
+    let mut install = InstallCursor::default();
+    spells = 0;
+    while !parts.install_more(&mut r, &mut install, 3, &mut garbage) {
+        spells += 1;
     }
+    assert!(
+        spells > 3,
+        "5 pools, 5 apps and 7 queues take several spells"
+    );
     assert!(whole.queued().iter().sum::<usize>() > 0);
     assert_eq!(parts.queued(), whole.queued());
     assert_eq!(parts.queued_total, whole.queued_total);
@@ -52,4 +58,36 @@ fn a_plan_installed_in_parts_equals_one_installed_at_once() {
             .collect()
     };
     assert_eq!(slots(&parts), slots(&whole));
+}
+
+/// A copy in spells reads nodes and asks at different times: a node and
+/// its ask that arrive in between are planned next time, and the request
+/// names no node it did not copy.
+#[test]
+fn a_node_added_while_a_request_is_copied_waits_for_the_next_plan() {
+    let mut s = session(PolicyKind::Asm1);
+    for i in 0..4 {
+        s.add_node(&format!("h{i}"), "/r0", cap(), 1.0).unwrap();
+    }
+    let app = s.add_app("app", 1.0, 0).unwrap();
+    for i in 0..4 {
+        s.update_ask(app, 20, &format!("h{i}"), 2, cap(), true)
+            .unwrap();
+    }
+    s.update_ask(app, 20, ANY, 10, cap(), true).unwrap();
+    let (mut req, mut copy) = s.plan_request_begin();
+    assert!(!s.plan_request_more(&mut req, &mut copy, 2));
+    s.add_node("h4", "/r0", cap(), 1.0).unwrap();
+    s.update_ask(app, 20, "h4", 2, cap(), true).unwrap();
+    while !s.plan_request_more(&mut req, &mut copy, 2) {}
+    drop(s.install_plan(req.plan()));
+    let q = s.queued();
+    assert_eq!(q.len(), 5);
+    assert_eq!(
+        q[..4].iter().sum::<usize>(),
+        8,
+        "the four copied hosts' asks"
+    );
+    assert_eq!(q[4], 0, "h4's name was not in the copy");
+    assert!(s.wants_plan(), "h4 is planned next time");
 }
