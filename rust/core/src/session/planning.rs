@@ -103,11 +103,15 @@ pub struct CopyCursor {
     node: usize,
 }
 
+/// A synthesised pool to install: (app, group, priority, replicas, started
+/// marks).
+type NewPool = (AppId, u32, i32, Arc<Replicas>, Vec<bool>);
+
 /// A computed plan (step 2), ready to install.
 pub struct PlanResult {
     /// New synthesised pools: (app, group, priority, replicas, started
     /// marks), the marks made here rather than under the host's lock.
-    pools: Vec<(AppId, u32, i32, Arc<Replicas>, Vec<bool>)>,
+    pools: Vec<NewPool>,
     /// Per node id, the ordered queue (nodes added since: none).
     pub(super) queues: Vec<VecDeque<Slot>>,
     steal_candidates: Vec<NodeId>,
