@@ -228,6 +228,42 @@ def capacity_spindle_checks_its_allocator_and_the_stock_locality():
     assert read["stock"]["yarn.scheduler.capacity.root.a.user-limit-factor"] == "2.0", read["stock"]
 
 
+@test
+def the_whole_run_timeout_is_not_swallowed_by_a_job():
+    # Seen 2026-11-27: the alarm fired inside a WordCount, run_job reported it
+    # as that job's failure and the run went on with no timer left.
+    b = bench()
+
+    class Rm:
+        pid = -1
+
+    class Cl:
+        rm = Rm()
+
+        def jvm(self, *a, **k):
+            return ["java"]
+
+        def run(self, *a, **k):
+            raise b.RunTimeout("the whole run exceeded --timeout 1 s")
+
+    class Args:
+        maps, block_mb, job_timeout = 1, 4, 1
+    try:
+        b.run_job(Cl(), "capacity", "wordcount", Args, {})
+    except b.RunTimeout:
+        pass
+    else:
+        raise AssertionError("run_job swallowed the whole run's timeout")
+    # Nor does a handler that catches any Exception (the checks, the start-up waits).
+    try:
+        try:
+            raise b.RunTimeout("t")
+        except Exception:
+            raise AssertionError("an Exception handler caught the timeout")
+    except b.RunTimeout:
+        pass
+
+
 def main():
     passed = failed = 0
     for t in TESTS:
