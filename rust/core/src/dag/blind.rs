@@ -12,10 +12,7 @@
 //! [`PlanOptions::as_printed`], a task holds its node for its own run time
 //! only and starts as soon as its own inputs are there and its node is free
 //! (left shift within the node's free gap); as printed, it holds the bulk's
-//! whole window. Unless as printed, a bulk is booked by Sect. 4.3's delayed
-//! allocation (the counter at least `m` at every instant of the window) and
-//! what the tree cannot give is placed at dispatch on the subtree's nodes
-//! free earliest; as printed, Alg. 4's count (allocations shifted by -d).
+//! whole window. Not done: delayed allocation (Sect. 4.3).
 
 use super::abstraction::{similar_duration, subtree_min_bandwidth};
 use super::greedy::NodeFree;
@@ -66,79 +63,6 @@ impl Evts {
         }
         f64::INFINITY
     }
-
-    /// Events up to and including `t`: (allocations, frees).
-    fn upto(&self, t: f64) -> (usize, usize) {
-        (
-            self.alloc.partition_point(|&x| x <= t),
-            self.free.partition_point(|&x| x <= t),
-        )
-    }
-
-    /// The time of the next event at `a`/`f`, if any.
-    fn next_at(&self, a: usize, f: usize) -> Option<f64> {
-        match (self.alloc.get(a), self.free.get(f)) {
-            (Some(&x), Some(&y)) => Some(x.min(y)),
-            (Some(&x), None) => Some(x),
-            (None, Some(&y)) => Some(y),
-            (None, None) => None,
-        }
-    }
-
-    /// The counter (free nodes at an instant, events at `u` applied) at its
-    /// lowest over [t, t + d): Sect. 4.3's booking needs that many at every
-    /// instant, not the same nodes throughout.
-    fn min_count(&self, base: i64, t: f64, d: f64) -> i64 {
-        let (mut a, mut f) = self.upto(t);
-        let mut c = base - a as i64 + f as i64;
-        let mut low = c;
-        while let Some(u) = self.next_at(a, f) {
-            if u >= t + d {
-                break;
-            }
-            while self.alloc.get(a).is_some_and(|&x| x <= u) {
-                a += 1;
-                c -= 1;
-            }
-            while self.free.get(f).is_some_and(|&x| x <= u) {
-                f += 1;
-                c += 1;
-            }
-            low = low.min(c);
-        }
-        low
-    }
-
-    /// Sect. 4.3's delayed-allocation condition: the earliest `t >= is` such
-    /// that the counter is at least `m` at every instant of [t, t + d). One
-    /// sweep over the events. Alg. 4's -d shift ([`Evts::first_fit`]) also
-    /// takes a node that starts several tasks in the window away once per
-    /// task, so on a busy subtree it says "none free" while some are.
-    fn first_fit_booked(&self, base: i64, m: u32, is: f64, d: f64) -> f64 {
-        let need = i64::from(m);
-        let (mut a, mut f) = self.upto(is);
-        let mut c = base - a as i64 + f as i64;
-        let mut from = (c >= need).then_some(is);
-        while let Some(u) = self.next_at(a, f) {
-            if from.is_some_and(|t| u >= t + d) {
-                break;
-            }
-            while self.alloc.get(a).is_some_and(|&x| x <= u) {
-                a += 1;
-                c -= 1;
-            }
-            while self.free.get(f).is_some_and(|&x| x <= u) {
-                f += 1;
-                c += 1;
-            }
-            if c < need {
-                from = None;
-            } else if from.is_none() {
-                from = Some(u);
-            }
-        }
-        from.unwrap_or(f64::INFINITY)
-    }
 }
 
 pub struct Blind<'a> {
@@ -166,10 +90,6 @@ pub struct Blind<'a> {
     trial: Vec<Placement>,
     cands: Vec<u32>,
     picked: Vec<u32>,
-    /// Nodes a bulk's remainder may go to at dispatch (scratch), and marks
-    /// of the nodes already picked.
-    pool: Vec<u32>,
-    mark: Vec<bool>,
     node_of: Vec<u32>,
     end_of: Vec<f64>,
     as_printed: bool,
@@ -215,8 +135,6 @@ impl<'a> Blind<'a> {
             trial: Vec::new(),
             cands: Vec::new(),
             picked: Vec::new(),
-            pool: Vec::new(),
-            mark: vec![false; dc.nodes()],
             node_of: Vec::new(),
             end_of: Vec::new(),
             as_printed: opts.as_printed,
@@ -233,30 +151,6 @@ impl<'a> Blind<'a> {
     /// Nodes of the subtree of `s` counted free throughout [is, is + d].
     fn count_at(&self, s: u32, is: f64, d: f64) -> i64 {
         self.evts[s as usize].count(self.base[s as usize], is, d)
-    }
-
-    /// Where a bulk of the subtree of `s` can start at or after `start` for
-    /// `d`, and how many nodes it may take: as printed Alg. 4's count (-d
-    /// shift); else Sect. 4.3's booking by the counter (delayed allocation:
-    /// the nodes are found at dispatch, [`Blind::run`]). The paper falls back
-    /// to Alg. 4 under its coarsening view, where finer allocations are not
-    /// visible; ours keeps every subtree's events, so no view is needed.
-    fn book(&self, s: u32, d: f64, start: f64) -> (f64, i64) {
-        if self.as_printed {
-            let is = self.find(s, 1, d, start);
-            return (is, self.count_at(s, is, d));
-        }
-        let (ev, base) = (&self.evts[s as usize], self.base[s as usize]);
-        let is = ev.first_fit_booked(base, 1, start.max(self.now), d);
-        (is, ev.min_count(base, is, d))
-    }
-
-    /// Every compute node under switch `s`.
-    fn subtree_nodes(&self, s: u32, out: &mut Vec<u32>) {
-        out.extend_from_slice(&self.dc.switch_nodes[s as usize]);
-        for &c in &self.dc.children[s as usize] {
-            self.subtree_nodes(c, out);
-        }
     }
 
     /// Alg. 5: picks `m` concrete nodes free in [is, is + d] under `s`, into
@@ -447,8 +341,8 @@ impl<'a> Blind<'a> {
                     // The bulk is what the abstract node has free first, not
                     // a gang of all its nodes at once (which waits until every
                     // node is free: 5 points of utilisation on C0).
-                    let (is, free_n) = self.book(x, d, b);
-                    let m = m.min(free_n.max(1) as u32);
+                    let is = self.find(x, 1, d, b);
+                    let m = m.min(self.count_at(x, is, d).max(1) as u32);
                     let end = is + d;
                     let better = match choice {
                         None => true,
@@ -465,35 +359,23 @@ impl<'a> Blind<'a> {
                 self.allocate(x, m, is, d);
                 let got = self.picked.len();
                 let mut picked = std::mem::take(&mut self.picked);
+                // Counting is pessimistic, so this only fills a gap if the
+                // tree gave fewer nodes than counted: earliest fit anywhere.
+                while picked.len() < m as usize {
+                    let n = (0..dc.nodes() as u32)
+                        .filter(|n| !picked.contains(n))
+                        .min_by(|&a, &b| {
+                            let fa = self.free[a as usize].earliest(is, d);
+                            let fb = self.free[b as usize].earliest(is, d);
+                            fa.total_cmp(&fb)
+                        });
+                    match n {
+                        Some(n) => picked.push(n),
+                        None => break,
+                    }
+                }
                 if got < m as usize {
-                    // Booked by the counter, the rest of the bulk is placed
-                    // at dispatch: the nodes of the subtree free earliest.
-                    // Alg. 4's count is pessimistic, so as printed this only
-                    // happens if the tree gave fewer than counted: the
-                    // earliest fit anywhere.
-                    let mut pool = std::mem::take(&mut self.pool);
-                    pool.clear();
-                    if self.as_printed {
-                        tracing::warn!(got, m, "blind: fewer free nodes than counted");
-                        pool.extend(0..dc.nodes() as u32);
-                    } else {
-                        self.subtree_nodes(x, &mut pool);
-                    }
-                    for &n in &picked {
-                        self.mark[n as usize] = true;
-                    }
-                    let mut by_fit: Vec<(f64, u32)> = pool
-                        .iter()
-                        .filter(|&&n| !self.mark[n as usize])
-                        .map(|&n| (self.free[n as usize].earliest(is, d), n))
-                        .collect();
-                    for &n in &picked {
-                        self.mark[n as usize] = false;
-                    }
-                    by_fit.sort_by(|a, b| a.0.total_cmp(&b.0));
-                    let short = m as usize - got;
-                    picked.extend(by_fit.iter().take(short).map(|&(_, n)| n));
-                    self.pool = pool;
+                    tracing::warn!(got, m, "blind: fewer free nodes than counted");
                 }
                 for (k, &n) in picked.iter().enumerate() {
                     let t = members[pos + k];
@@ -583,80 +465,7 @@ mod tests {
             .unwrap_or(f64::INFINITY)
     }
 
-    /// The counter at `u` (events at `u` applied), counted one by one.
-    fn counter(ev: &Evts, base: i64, u: f64) -> i64 {
-        base - ev.alloc.iter().filter(|&&x| x <= u).count() as i64
-            + ev.free.iter().filter(|&&x| x <= u).count() as i64
-    }
-
-    /// The counter's lowest value over [t, t + d): at t and at every event
-    /// inside.
-    fn low_by_scan(ev: &Evts, base: i64, t: f64, d: f64) -> i64 {
-        ev.alloc
-            .iter()
-            .chain(&ev.free)
-            .filter(|&&x| x > t && x < t + d)
-            .map(|&x| counter(ev, base, x))
-            .fold(counter(ev, base, t), i64::min)
-    }
-
-    /// Sect. 4.3's condition tried at `is` and at every event after it (the
-    /// earliest start is one of them: the counter only changes at events).
-    fn booked_by_scan(ev: &Evts, base: i64, m: u32, is: f64, d: f64) -> f64 {
-        let mut times: Vec<f64> = ev
-            .alloc
-            .iter()
-            .chain(&ev.free)
-            .copied()
-            .filter(|&x| x > is)
-            .collect();
-        times.sort_by(f64::total_cmp);
-        std::iter::once(is)
-            .chain(times)
-            .find(|&t| low_by_scan(ev, base, t, d) >= i64::from(m))
-            .unwrap_or(f64::INFINITY)
-    }
-
-    #[test]
-    fn alg4_counts_a_busy_node_once_per_task_the_booking_does_not() {
-        // Node A runs [80, 160) and [160, 240); node B is free throughout
-        // (both free at `now` = 0). A window of 80 from 100: Alg. 4 takes
-        // both of A's allocations before 180 away and adds none of its
-        // frees, so it counts none free and waits until 160 (B idle for
-        // 60 s); the counter has B free at every instant.
-        let ev = Evts {
-            alloc: vec![80.0, 160.0],
-            free: vec![160.0, 240.0],
-        };
-        assert_eq!(ev.count(2, 100.0, 80.0), 0);
-        assert_eq!(ev.first_fit(2, 1, 100.0, 80.0), 160.0);
-        assert_eq!(ev.min_count(2, 100.0, 80.0), 1);
-        assert_eq!(ev.first_fit_booked(2, 1, 100.0, 80.0), 100.0);
-        // Two nodes wanted: only once A is free for good.
-        assert_eq!(ev.first_fit_booked(2, 2, 100.0, 80.0), 240.0);
-    }
-
     proptest! {
-        #[test]
-        fn booking_is_the_scan(
-            mut alloc in proptest::collection::vec(0u8..40, 0..30),
-            mut free in proptest::collection::vec(0u8..40, 0..30),
-            base in 0i64..6,
-            m in 1u32..5,
-            is in 0u8..40,
-            d in 0u8..12,
-        ) {
-            alloc.sort_unstable();
-            free.sort_unstable();
-            let ev = Evts {
-                alloc: alloc.iter().map(|&t| f64::from(t)).collect(),
-                free: free.iter().map(|&t| f64::from(t)).collect(),
-            };
-            let (is, d) = (f64::from(is), f64::from(d));
-            prop_assert_eq!(ev.first_fit_booked(base, m, is, d), booked_by_scan(&ev, base, m, is, d));
-            prop_assert_eq!(ev.min_count(base, is, d), low_by_scan(&ev, base, is, d));
-        }
-
         #[test]
         fn first_fit_is_the_scan(
             mut alloc in proptest::collection::vec(0u8..40, 0..30),
