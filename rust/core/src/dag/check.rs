@@ -171,6 +171,27 @@ pub fn metrics(dc: &DataCentre, schedule: &[Placement]) -> Metrics {
     }
 }
 
+/// The utilisation measure (mean over nodes of busy time over the node's
+/// span) with the schedule cut at `until`: run time and span after it left
+/// out. With `until` at the last release this is the reading that leaves out
+/// the drain after the stream stops (no job comes to fill the idle time of
+/// the last jobs' long critical paths); at or after the makespan it is
+/// [`Metrics::utilisation`].
+pub fn utilisation_until(dc: &DataCentre, schedule: &[Placement], until: f64) -> f64 {
+    let n = dc.nodes();
+    let mut busy = vec![0.0; n];
+    let mut first = vec![f64::INFINITY; n];
+    let mut last = vec![f64::NEG_INFINITY; n];
+    for p in schedule.iter().filter(|p| p.start < until) {
+        let i = p.node as usize;
+        let end = p.end.min(until);
+        busy[i] += end - p.start;
+        first[i] = first[i].min(p.start);
+        last[i] = last[i].max(end);
+    }
+    utilisation_of(&busy, &first, &last).unwrap_or(0.0)
+}
+
 /// The utilisation measure from per-node busy time, first start and last end.
 pub(crate) fn utilisation_of(busy: &[f64], first: &[f64], last: &[f64]) -> Option<f64> {
     let mut sum = 0.0;
@@ -379,5 +400,26 @@ mod tests {
         // c: held 15..35 and 40..45 of 15..45.
         assert!((m.slot_utilisation - (1.0 + 25.0 / 30.0) / 2.0).abs() < 1e-12);
         assert!((m.utilisation - (1.0 + 20.0 / 30.0) / 2.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn utilisation_cut_at_a_time() {
+        let (_, dc) = setup();
+        let s = [
+            pl(0, 0, 0.0, 10.0),
+            pl(1, 2, 15.0, 20.0),
+            pl(0, 2, 30.0, 40.0),
+        ];
+        // At or after the makespan: the whole measure.
+        for until in [40.0, 100.0] {
+            assert_eq!(
+                utilisation_until(&dc, &s, until),
+                metrics(&dc, &s).utilisation
+            );
+        }
+        // c: 5 + 5 s busy of 15..35; a: 10 of 10.
+        assert!((utilisation_until(&dc, &s, 35.0) - 0.75).abs() < 1e-12);
+        // c has not started by 12: only a counts.
+        assert_eq!(utilisation_until(&dc, &s, 12.0), 1.0);
     }
 }
