@@ -1,5 +1,6 @@
 package org.spindle.yarn;
 
+import org.spindle.core.ForwardingCore;
 import static org.spindle.core.TestKit.check;
 import static org.spindle.core.TestKit.expect;
 import static org.spindle.core.TestKit.finish;

@@ -1,5 +1,6 @@
 package org.spindle.yarn;
 
+import org.spindle.core.ForwardingCore;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 import static org.spindle.yarn.MockCluster.GB;

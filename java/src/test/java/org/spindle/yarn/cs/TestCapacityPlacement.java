@@ -669,7 +669,7 @@ public class TestCapacityPlacement {
   @Test
   public void aPriorityUpdateReachesTheCoreAsTheAppsWeight() throws Exception {
     List<String> weights = Collections.synchronizedList(new ArrayList<>());
-    CoreSetup.factory = s -> new org.spindle.yarn.ForwardingCore(CoreSetup.open(s)) {
+    CoreSetup.factory = s -> new org.spindle.core.ForwardingCore(CoreSetup.open(s)) {
       @Override
       public void setAppWeight(int app, double weight) {
         super.setAppWeight(app, weight);

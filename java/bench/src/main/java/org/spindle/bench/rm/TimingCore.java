@@ -1,6 +1,7 @@
 package org.spindle.bench.rm;
 
 import org.spindle.core.Core;
+import org.spindle.core.ForwardingCore;
 import org.spindle.core.SpindleCore;
 
 /**
@@ -10,7 +11,7 @@ import org.spindle.core.SpindleCore;
  * RM's own work. Installed through CoreSetup.factory, so the plugin runs
  * unchanged.
  */
-final class TimingCore implements Core {
+final class TimingCore extends ForwardingCore {
   /** Set by the bench around each timed handle(NodeUpdateSchedulerEvent). */
   static volatile boolean inHeartbeat;
   /** Nanoseconds spent in core calls during heartbeats, and how many calls. */
@@ -19,16 +20,14 @@ final class TimingCore implements Core {
   /** The last core made (one scheduler per JVM). */
   static volatile TimingCore current;
 
-  private final Core core;
-
   TimingCore(Core core) {
-    this.core = core;
+    super(core);
     current = this;
   }
 
   /** The background planner's statistics, when the core is the JNI one. */
   double[] planStats() {
-    return core instanceof SpindleCore ? ((SpindleCore) core).planStats() : new double[0];
+    return inner instanceof SpindleCore ? ((SpindleCore) inner).planStats() : new double[0];
   }
 
   private static long start() {
@@ -46,7 +45,7 @@ final class TimingCore implements Core {
   public int addNode(String host, String rack, long memoryMb, int vcores, double speed) {
     long t = start();
     try {
-      return core.addNode(host, rack, memoryMb, vcores, speed);
+      return inner.addNode(host, rack, memoryMb, vcores, speed);
     } finally {
       stop(t);
     }
@@ -56,7 +55,7 @@ final class TimingCore implements Core {
   public void removeNode(int node) {
     long t = start();
     try {
-      core.removeNode(node);
+      inner.removeNode(node);
     } finally {
       stop(t);
     }
@@ -66,7 +65,7 @@ final class TimingCore implements Core {
   public void updateNode(int node, long memoryMb, int vcores) {
     long t = start();
     try {
-      core.updateNode(node, memoryMb, vcores);
+      inner.updateNode(node, memoryMb, vcores);
     } finally {
       stop(t);
     }
@@ -76,7 +75,7 @@ final class TimingCore implements Core {
   public int addApp(String appId, double weight, long submitMs) {
     long t = start();
     try {
-      return core.addApp(appId, weight, submitMs);
+      return inner.addApp(appId, weight, submitMs);
     } finally {
       stop(t);
     }
@@ -86,7 +85,7 @@ final class TimingCore implements Core {
   public void finishApp(int app) {
     long t = start();
     try {
-      core.finishApp(app);
+      inner.finishApp(app);
     } finally {
       stop(t);
     }
@@ -96,7 +95,7 @@ final class TimingCore implements Core {
   public void setAppWeight(int app, double weight) {
     long t = start();
     try {
-      core.setAppWeight(app, weight);
+      inner.setAppWeight(app, weight);
     } finally {
       stop(t);
     }
@@ -106,7 +105,7 @@ final class TimingCore implements Core {
   public void appProgress(int app, float progress, long nowMs) {
     long t = start();
     try {
-      core.appProgress(app, progress, nowMs);
+      inner.appProgress(app, progress, nowMs);
     } finally {
       stop(t);
     }
@@ -117,7 +116,7 @@ final class TimingCore implements Core {
       int vcores, boolean relaxLocality) {
     long t = start();
     try {
-      core.updateAsk(app, priority, resource, count, memoryMb, vcores, relaxLocality);
+      inner.updateAsk(app, priority, resource, count, memoryMb, vcores, relaxLocality);
     } finally {
       stop(t);
     }
@@ -127,7 +126,7 @@ final class TimingCore implements Core {
   public void containerFinished(int node) {
     long t = start();
     try {
-      core.containerFinished(node);
+      inner.containerFinished(node);
     } finally {
       stop(t);
     }
@@ -137,7 +136,7 @@ final class TimingCore implements Core {
   public void containerFinished(int node, int app) {
     long t = start();
     try {
-      core.containerFinished(node, app);
+      inner.containerFinished(node, app);
     } finally {
       stop(t);
     }
@@ -147,7 +146,7 @@ final class TimingCore implements Core {
   public int heartbeat(int node, long freeMemoryMb, int freeVcores, long nowMs, int[] out) {
     long t = start();
     try {
-      return core.heartbeat(node, freeMemoryMb, freeVcores, nowMs, out);
+      return inner.heartbeat(node, freeMemoryMb, freeVcores, nowMs, out);
     } finally {
       stop(t);
     }
@@ -158,7 +157,7 @@ final class TimingCore implements Core {
       int[] out) {
     long t = start();
     try {
-      return core.nodeOffers(node, freeMemoryMb, freeVcores, running, nowMs, out);
+      return inner.nodeOffers(node, freeMemoryMb, freeVcores, running, nowMs, out);
     } finally {
       stop(t);
     }
@@ -168,7 +167,7 @@ final class TimingCore implements Core {
   public boolean bookPlaced(int node, int app, int priority, int locality, long nowMs) {
     long t = start();
     try {
-      return core.bookPlaced(node, app, priority, locality, nowMs);
+      return inner.bookPlaced(node, app, priority, locality, nowMs);
     } finally {
       stop(t);
     }
@@ -178,7 +177,7 @@ final class TimingCore implements Core {
   public void placedReleased(int app, long nowMs) {
     long t = start();
     try {
-      core.placedReleased(app, nowMs);
+      inner.placedReleased(app, nowMs);
     } finally {
       stop(t);
     }
@@ -188,7 +187,7 @@ final class TimingCore implements Core {
   public long orderSignature() {
     long t = start();
     try {
-      return core.orderSignature();
+      return inner.orderSignature();
     } finally {
       stop(t);
     }
@@ -198,7 +197,7 @@ final class TimingCore implements Core {
   public int appRanks(int[] out) {
     long t = start();
     try {
-      return core.appRanks(out);
+      return inner.appRanks(out);
     } finally {
       stop(t);
     }
@@ -208,29 +207,9 @@ final class TimingCore implements Core {
   public int drain(int[] out) {
     long t = start();
     try {
-      return core.drain(out);
+      return inner.drain(out);
     } finally {
       stop(t);
     }
-  }
-
-  @Override
-  public void inputBlocks(int app, int priority, String[] tasks) {
-    core.inputBlocks(app, priority, tasks);
-  }
-
-  @Override
-  public String activities(String app, String host) {
-    return core.activities(app, host);
-  }
-
-  @Override
-  public long[] reasonCounts() {
-    return core.reasonCounts();
-  }
-
-  @Override
-  public void close() {
-    core.close();
   }
 }

@@ -1,10 +1,11 @@
-package org.spindle.yarn;
+package org.spindle.core;
 
-import org.spindle.core.Core;
-
-/** A core that forwards every call: tests override the calls they watch or break. */
+/**
+ * A core that forwards every call to another: the base of wrappers that watch,
+ * count, time or break some calls (tests, benches) and pass the rest on.
+ */
 public class ForwardingCore implements Core {
-  final Core inner;
+  protected final Core inner;
 
   public ForwardingCore(Core inner) {
     this.inner = inner;
@@ -110,5 +111,15 @@ public class ForwardingCore implements Core {
   @Override
   public int appRanks(int[] out) {
     return inner.appRanks(out);
+  }
+
+  @Override
+  public String activities(String app, String host) {
+    return inner.activities(app, host);
+  }
+
+  @Override
+  public long[] reasonCounts() {
+    return inner.reasonCounts();
   }
 }
