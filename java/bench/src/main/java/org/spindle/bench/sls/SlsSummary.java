@@ -76,9 +76,11 @@ public final class SlsSummary {
     }
     long jobs = r.path("jobs").asLong();
     long done = r.path("jobs_finished").asLong();
+    long timed = r.path("jobs_timed").asLong(done);
     out.add(check(jobs > 0 && done == jobs && r.path("remaining_apps").asLong() == 0,
-        "all " + jobs + " jobs finished", done + " of " + jobs + " jobs finished, "
-            + r.path("remaining_apps").asLong() + " apps left"));
+        "all " + jobs + " jobs finished" + (timed == done ? "" : " (" + timed + " timed by SLS)"),
+        done + " of " + jobs + " jobs finished, " + r.path("remaining_apps").asLong()
+            + " apps left"));
     long containers = r.path("containers").asLong();
     out.add(check(containers > jobs, containers + " containers allocated",
         containers + " containers allocated for " + jobs + " jobs"));

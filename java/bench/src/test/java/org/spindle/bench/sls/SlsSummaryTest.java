@@ -1,0 +1,45 @@
+package org.spindle.bench.sls;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.util.List;
+import org.junit.Test;
+
+public class SlsSummaryTest {
+  private static List<String[]> checks(String json) throws IOException {
+    JsonNode r = new ObjectMapper().readTree(json);
+    return SlsSummary.checks("capacity", r);
+  }
+
+  /** A job the RM finished counts even when SLS lost its jobruntime.csv row. */
+  @Test
+  public void jobsAreCountedFromTheRmNotFromSlsRows() throws IOException {
+    List<String[]> c = checks("{\"jobs\": 6, \"jobs_finished\": 6, \"jobs_timed\": 5,"
+        + " \"remaining_apps\": 0, \"containers\": 246, \"heartbeat_count\": 700}");
+    assertEquals("all 6 jobs finished (5 timed by SLS)", c.get(0)[0]);
+    assertNull(c.get(0)[1]);
+  }
+
+  @Test
+  public void aJobTheRmDidNotFinishFails() throws IOException {
+    List<String[]> c = checks("{\"jobs\": 6, \"jobs_finished\": 5, \"jobs_timed\": 5,"
+        + " \"remaining_apps\": 0, \"containers\": 246, \"heartbeat_count\": 700}");
+    assertNull(c.get(0)[0]);
+    assertEquals("5 of 6 jobs finished, 0 apps left", c.get(0)[1]);
+  }
+
+  @Test
+  public void anAppLeftFailsAndNoResultFails() throws IOException {
+    List<String[]> c = checks("{\"jobs\": 6, \"jobs_finished\": 6, \"jobs_timed\": 6,"
+        + " \"remaining_apps\": 1, \"containers\": 246, \"heartbeat_count\": 700}");
+    assertEquals("6 of 6 jobs finished, 1 apps left", c.get(0)[1]);
+    assertEquals("all 6 jobs finished", checks("{\"jobs\": 6, \"jobs_finished\": 6,"
+        + " \"jobs_timed\": 6, \"remaining_apps\": 0}").get(0)[0]);
+    assertEquals("no result.json (the run failed; see its log)",
+        SlsSummary.checks("spindle", null).get(0)[1]);
+  }
+}
