@@ -389,10 +389,16 @@ public class TestCapacityPlacement {
     extra.put(CS + "schedule-asynchronously.enable", "true");
     extra.put(CS + "schedule-asynchronously.maximum-threads", "2");
     extra.put(SpindleSettings.PLANNING_BACKGROUND, "true");
+    // The test drives a heartbeat round every 20 ms; on a loaded machine the
+    // background plan can take longer than the default 3 vetoed heartbeats
+    // (a real cluster's 3 s), and the lifted nodes then take the maps off
+    // the plan. The bound is tested elsewhere; here only the plan counts.
+    extra.put(SpindleSettings.VETO_HEARTBEATS, "100000");
+    extra.put(SpindleSettings.MAX_WAIT, "600000");
     try (CsCluster c = new CsCluster(Mode.SPINDLE, CsCluster.conf(Mode.SPINDLE, extra))) {
       MockAM am = c.launch("a", "alice", "prod", "h2");
       am.allocate(singleHostMaps(20, "h1", 4, "h3", 4), Collections.<ContainerId>emptyList());
-      List<Container> got = c.collect(am, 8, 100, 20);
+      List<Container> got = c.collect(am, 8, 1000, 20);
       assertEquals(8, got.size());
       assertEquals("{h1=4, h3=4}", hosts(got).toString());
       Map<String, Object> k = c.runtime().counters();

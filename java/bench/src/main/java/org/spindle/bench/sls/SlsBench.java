@@ -234,9 +234,10 @@ public final class SlsBench {
     Field f = SLSRunner.class.getDeclaredField("rmRunner");
     f.setAccessible(true);
     ResourceManager rm = ((RMRunner) f.get(sls)).getRm();
-    Map<String, Object> r = result(a, apps, sls.getRemainingApps(), succeeded(rm),
-        rm.getResourceScheduler(), jobRuntimes(dir.resolve("sls").resolve("jobruntime.csv")),
-        wall);
+    Map<String, double[]> runs = jobRuntimes(dir.resolve("sls").resolve("jobruntime.csv"));
+    Map<String, Object> r = result(a, apps, sls.getRemainingApps(),
+        ranToEnd(rm, runs.keySet()), rm.getResourceScheduler(),
+        new ArrayList<>(runs.values()), wall);
     String text = new ObjectMapper().writeValueAsString(r);
     Files.write(dir.resolve("result.json"), text.getBytes(StandardCharsets.UTF_8));
     System.out.println(text);
@@ -284,24 +285,31 @@ public final class SlsBench {
   }
 
   /**
-   * Applications the RM finished with SUCCEEDED. A job is counted from the
-   * RM's books, not from jobruntime.csv: SLS closes that file when the last
-   * app attempt is removed, which can come before the last AM thread writes
-   * its row (AMSimulator.lastStep vs SLSSchedulerCommons' tearDown), and the
-   * row is then lost.
+   * Jobs that ran to their end: those with a row in SLS's jobruntime.csv
+   * (written after the AM unregistered) and those the RM finished with
+   * SUCCEEDED. Either alone loses jobs to two races in SLS 3.4.2: (1) the
+   * AM simulator releases its AM container before it unregisters, so an NM
+   * heartbeat in between makes the RM fail the attempt ("AM Container ...
+   * exited with exitCode: 0") although every task ran; (2) SLS closes
+   * jobruntime.csv when the last attempt is removed, which can precede the
+   * last AM's row. Returns {jobs that ran to their end, of them failed by
+   * the RM}.
    */
-  static int succeeded(ResourceManager rm) {
-    int n = 0;
+  static int[] ranToEnd(ResourceManager rm, Set<String> timed) {
+    int done = 0;
+    int failedByRm = 0;
     for (RMApp app : rm.getRMContext().getRMApps().values()) {
-      if (app.getState() == RMAppState.FINISHED
-          && app.getFinalApplicationStatus() == FinalApplicationStatus.SUCCEEDED) {
-        n++;
+      boolean ok = app.getState() == RMAppState.FINISHED
+          && app.getFinalApplicationStatus() == FinalApplicationStatus.SUCCEEDED;
+      if (ok || timed.contains(app.getApplicationId().toString())) {
+        done++;
+        failedByRm += ok ? 0 : 1;
       }
     }
-    return n;
+    return new int[] {done, failedByRm};
   }
 
-  static Map<String, Object> result(Args a, int apps, int remaining, int succeeded,
+  static Map<String, Object> result(Args a, int apps, int remaining, int[] ranToEnd,
       ResourceScheduler s, List<double[]> runs, double wall) {
     QueueMetrics m = s.getRootQueueMetrics();
     long node = m.getAggregateNodeLocalContainersAllocated();
@@ -325,7 +333,9 @@ public final class SlsBench {
     r.put("scheduler", a.scheduler);
     r.put("policy", a.scheduler.equals("spindle") ? a.policy : "");
     r.put("jobs", apps);
-    r.put("jobs_finished", succeeded);
+    r.put("jobs_finished", ranToEnd[0]);
+    // Of them, failed by the RM after every task ran (SLS's AM container race).
+    r.put("jobs_failed_by_rm", ranToEnd[1]);
     // Jobs with a row in SLS's jobruntime.csv: the JCT figures are over these.
     r.put("jobs_timed", runs.size());
     r.put("remaining_apps", remaining);
@@ -499,8 +509,9 @@ public final class SlsBench {
   }
 
   /** (simulate start, simulate end) ms of each job in SLS's jobruntime.csv. */
-  static List<double[]> jobRuntimes(Path csv) throws IOException {
-    List<double[]> out = new ArrayList<>();
+  /** SLS's jobruntime.csv: app id to {simulated start, end} ms. */
+  static Map<String, double[]> jobRuntimes(Path csv) throws IOException {
+    Map<String, double[]> out = new LinkedHashMap<>();
     if (!Files.exists(csv)) {
       return out;
     }
@@ -510,7 +521,8 @@ public final class SlsBench {
         continue;
       }
       try {
-        out.add(new double[] {Double.parseDouble(f[3].trim()), Double.parseDouble(f[4].trim())});
+        out.put(f[0].trim(),
+            new double[] {Double.parseDouble(f[3].trim()), Double.parseDouble(f[4].trim())});
       } catch (NumberFormatException e) {
         // a line being written
       }

@@ -77,8 +77,11 @@ public final class SlsSummary {
     long jobs = r.path("jobs").asLong();
     long done = r.path("jobs_finished").asLong();
     long timed = r.path("jobs_timed").asLong(done);
+    long failedByRm = r.path("jobs_failed_by_rm").asLong();
     out.add(check(jobs > 0 && done == jobs && r.path("remaining_apps").asLong() == 0,
-        "all " + jobs + " jobs finished" + (timed == done ? "" : " (" + timed + " timed by SLS)"),
+        "all " + jobs + " jobs finished" + (timed == done ? "" : ", " + timed + " timed by SLS")
+            + (failedByRm == 0 ? "" : ", " + failedByRm
+                + " failed by the RM after their last task (SLS's AM container race)"),
         done + " of " + jobs + " jobs finished, " + r.path("remaining_apps").asLong()
             + " apps left"));
     long containers = r.path("containers").asLong();

@@ -20,8 +20,17 @@ public class SlsSummaryTest {
   public void jobsAreCountedFromTheRmNotFromSlsRows() throws IOException {
     List<String[]> c = checks("{\"jobs\": 6, \"jobs_finished\": 6, \"jobs_timed\": 5,"
         + " \"remaining_apps\": 0, \"containers\": 246, \"heartbeat_count\": 700}");
-    assertEquals("all 6 jobs finished (5 timed by SLS)", c.get(0)[0]);
+    assertEquals("all 6 jobs finished, 5 timed by SLS", c.get(0)[0]);
     assertNull(c.get(0)[1]);
+  }
+
+  /** SLS's AM released its container before it unregistered: the RM failed a finished job. */
+  @Test
+  public void aJobTheRmFailedAfterItsLastTaskIsSaid() throws IOException {
+    List<String[]> c = checks("{\"jobs\": 6, \"jobs_finished\": 6, \"jobs_failed_by_rm\": 1,"
+        + " \"jobs_timed\": 6, \"remaining_apps\": 0}");
+    assertEquals("all 6 jobs finished, 1 failed by the RM after their last task"
+        + " (SLS's AM container race)", c.get(0)[0]);
   }
 
   @Test
