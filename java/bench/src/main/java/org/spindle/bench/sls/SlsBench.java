@@ -88,6 +88,8 @@ public final class SlsBench {
     int nmMemoryMb = 10_240;
     int nmVcores = 10;
     int timeoutS = 0;
+    /** Earlier runs of this scheduler that lost a job (scripts/sls-bench's --retries). */
+    int earlierFailures = 0;
     Path out = Paths.get("target/sls-bench");
 
     static Args parse(String[] argv) {
@@ -141,6 +143,9 @@ public final class SlsBench {
             break;
           case "--out":
             a.out = Paths.get(v);
+            break;
+          case "--earlier-failures":
+            a.earlierFailures = num(argv[i], v, 0, 100);
             break;
           default:
             throw new IllegalArgumentException("unknown argument \"" + argv[i] + "\"");
@@ -376,6 +381,7 @@ public final class SlsBench {
       r.put("fallback_heartbeats", sp.getFallbackHeartbeats());
       r.put("core_errors", sp.getCoreErrors());
     }
+    r.put("earlier_failed_runs", a.earlierFailures);
     r.put("wall_s", round(wall, 1));
     return r;
   }

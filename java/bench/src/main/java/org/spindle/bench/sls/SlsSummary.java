@@ -81,7 +81,9 @@ public final class SlsSummary {
     out.add(check(jobs > 0 && done == jobs && r.path("remaining_apps").asLong() == 0,
         "all " + jobs + " jobs finished" + (timed == done ? "" : ", " + timed + " timed by SLS")
             + (failedByRm == 0 ? "" : ", " + failedByRm
-                + " failed by the RM after their last task (SLS's AM container race)"),
+                + " failed by the RM after their last task (SLS's AM container race)")
+            + (r.path("earlier_failed_runs").asInt() == 0 ? "" : "; on run "
+                + (r.path("earlier_failed_runs").asInt() + 1) + ", the earlier lost a job"),
         done + " of " + jobs + " jobs finished, " + r.path("remaining_apps").asLong()
             + " apps left"));
     long containers = r.path("containers").asLong();

@@ -24,6 +24,14 @@ public class SlsSummaryTest {
     assertNull(c.get(0)[1]);
   }
 
+  /** A scheduler rerun after a lost job says so in its check. */
+  @Test
+  public void aRetriedRunSaysSo() throws IOException {
+    List<String[]> c = checks("{\"jobs\": 6, \"jobs_finished\": 6, \"jobs_timed\": 6,"
+        + " \"remaining_apps\": 0, \"earlier_failed_runs\": 1}");
+    assertEquals("all 6 jobs finished; on run 2, the earlier lost a job", c.get(0)[0]);
+  }
+
   /** SLS's AM released its container before it unregistered: the RM failed a finished job. */
   @Test
   public void aJobTheRmFailedAfterItsLastTaskIsSaid() throws IOException {
