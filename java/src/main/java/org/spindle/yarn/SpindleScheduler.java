@@ -136,10 +136,10 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, S
   static final int AM_PRIORITY = 0;
   /**
    * Attempts whose AM ask waits for room under spindle.am.max-share, in
-   * app-id order (the order they are admitted in); the core hears of the ask
-   * on admission. Guarded by itself.
+   * app-id order, with when each was held ({@link #nextHeld} picks the next);
+   * the core hears of the ask on admission. Guarded by itself.
    */
-  private final Map<ApplicationAttemptId, Boolean> heldAms = new TreeMap<>();
+  private final Map<ApplicationAttemptId, Long> heldAms = new TreeMap<>();
   /**
    * spindle.am.admit-on-progress: when each admitted AM was admitted (a recovered one, not
    * here, counts as admitted long ago), and the attempts that have asked for a task.
@@ -692,13 +692,13 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, S
         admittedAt.put(id, now);
         return false;
       }
-      heldAms.put(id, Boolean.TRUE);
+      heldAms.put(id, now);
       if (heldAms.size() == 1) {
         loggedReason = why;
         loggedStarved = starvedApp;
       }
       LOG.info("Application master of " + id + " waits: " + (heldAms.size() > 1
-          ? "earlier held AMs go first (" + heldAms.size() + " held)" : reasonText(why)));
+          ? heldAms.size() + " AMs held" : reasonText(why)));
       return true;
     }
   }
@@ -713,14 +713,12 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, S
     long now = System.currentTimeMillis();
     synchronized (heldAms) {
       walkAdmitted(null, now);
-      Iterator<ApplicationAttemptId> it = heldAms.keySet().iterator();
-      while (it.hasNext()) {
-        ApplicationAttemptId id = it.next();
-        SpindleAppAttempt a = getApplicationAttempt(id);
-        if (a == null || a.isStopped() || !a.getApplicationAttemptId().equals(id)) {
-          it.remove();
-          continue;
+      while (!heldAms.isEmpty()) {
+        ApplicationAttemptId id = nextHeld(now);
+        if (id == null) {
+          break;
         }
+        SpindleAppAttempt a = getApplicationAttempt(id);
         int why = holdReason(id);
         if (why != 0) {
           if (why != loggedReason || (why == 2 && !starvedApp.equals(loggedStarved))) {
@@ -731,7 +729,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, S
           }
           break;
         }
-        it.remove();
+        heldAms.remove(id);
         admitted.add(a);
         admittedAt.put(id, now);
         admittedAmMb += amMb(id.getApplicationId());
@@ -742,9 +740,51 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, S
       }
     }
     for (SpindleAppAttempt a : admitted) {
-      LOG.info("Application master of " + a.getApplicationAttemptId() + " admitted");
+      int maps = splits.maps(a.getApplicationAttemptId());
+      LOG.info("Application master of " + a.getApplicationAttemptId() + " admitted"
+          + (maps >= 0 ? " (" + maps + " maps)" : ""));
       resyncAsks(a, AM_PRIORITY);
     }
+  }
+
+  /**
+   * The held AM to admit next (stale ones dropped on the way), null if none. Without
+   * spindle.am.admit-on-progress the first in app-id order. With it, as the core orders
+   * tasks (weighted-remaining): the fewest maps over the app's weight first (maps known
+   * from its split file; an app without one comes after those with one), except that an
+   * AM held spindle.am.progress-wait-ms or longer goes before all of those, in app-id
+   * order, so that a big job is not passed over for ever. One look at each held AM. Under
+   * heldAms.
+   */
+  private ApplicationAttemptId nextHeld(long now) {
+    ApplicationAttemptId best = null;
+    double bestCost = 0;
+    Iterator<Map.Entry<ApplicationAttemptId, Long>> it = heldAms.entrySet().iterator();
+    while (it.hasNext()) {
+      Map.Entry<ApplicationAttemptId, Long> e = it.next();
+      ApplicationAttemptId id = e.getKey();
+      SpindleAppAttempt a = getApplicationAttempt(id);
+      if (a == null || a.isStopped() || !a.getApplicationAttemptId().equals(id)) {
+        it.remove();
+        continue;
+      }
+      if (!settings.amAdmitOnProgress) {
+        return id;
+      }
+      double cost;
+      if (now - e.getValue() >= settings.amProgressWaitMs) {
+        cost = -1; // overdue: app-id order among the overdue, before the rest
+      } else {
+        int maps = splits.maps(id);
+        AppWeights.Weight w = weights.get(id.getApplicationId());
+        cost = maps < 0 ? Double.MAX_VALUE : maps / (w != null && w.value > 0 ? w.value : 1.0);
+      }
+      if (best == null || cost < bestCost) {
+        best = id;
+        bestCost = cost;
+      }
+    }
+    return best;
   }
 
   /**
@@ -962,6 +1002,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, S
     }
     admittedAt.remove(attemptId);
     taskAsked.remove(attemptId);
+    splits.forget(attemptId);
     SpindleAppAttempt attempt = getApplicationAttempt(attemptId);
     bridge.appRemoved(attemptId);
     if (attempt == null) {

@@ -377,6 +377,50 @@ public class TestSpindleScheduler {
     }
   }
 
+  /**
+   * Under spindle.am.admit-on-progress held AMs go in the core's task order: the job with
+   * the fewest maps (from its split file) first, whatever its app id; without it in
+   * app-id order. 0.05 of 32 GB: one 1 GB AM at a time.
+   */
+  @Test
+  public void heldAmsGoSmallestJobFirst() throws Exception {
+    assertEquals("small job first", "small", firstAdmittedOfTwoHeld(true));
+    assertEquals("app-id order without admit-on-progress", "big", firstAdmittedOfTwoHeld(false));
+  }
+
+  /** Which of a 3-map job and a later 1-map job, both held, gets its AM first. */
+  private static String firstAdmittedOfTwoHeld(boolean onProgress) throws Exception {
+    java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("spindle-order");
+    java.nio.file.Path big = dir.resolve("big.splitmetainfo");
+    java.nio.file.Path small = dir.resolve("small.splitmetainfo");
+    java.nio.file.Files.write(big, MockCluster.splitFile(new String[][] {{"h1"}, {"h2"}, {"h3"}}));
+    java.nio.file.Files.write(small, MockCluster.splitFile(new String[][] {{"h1"}}));
+    YarnConfiguration conf = MockCluster.conf(Sched.SPINDLE);
+    conf.set(SpindleSettings.AM_MAX_SHARE, "0.05");
+    conf.set(SpindleSettings.AM_ADMIT_ON_PROGRESS, Boolean.toString(onProgress));
+    try (MockCluster c = new MockCluster(Sched.SPINDLE, conf, null)) {
+      RMApp first = submit(c, "first", MockCluster.GB);
+      assertTrue("the first AM runs", amsAllocated(c, first)[0]);
+      RMApp b = MockCluster.submitWithSplits(c.rm, "default", big.toString());
+      RMApp s = MockCluster.submitWithSplits(c.rm, "default", small.toString());
+      for (int i = 0; i < 100 && bean("ExactInputApps") < 2; i++) {
+        Thread.sleep(50);
+      }
+      assertEquals("both split files read", 2, bean("ExactInputApps"));
+      boolean[] got = amsAllocated(c, b, s);
+      assertTrue("both held behind the first", !got[0] && !got[1]);
+      c.rm.killApp(first.getApplicationId());
+      c.rm.waitForState(first.getApplicationId(), RMAppState.KILLED);
+      got = amsAllocated(c, b, s);
+      assertTrue("exactly one admitted: " + Arrays.toString(got), got[0] != got[1]);
+      return got[1] ? "small" : "big";
+    } finally {
+      java.nio.file.Files.delete(big);
+      java.nio.file.Files.delete(small);
+      java.nio.file.Files.delete(dir);
+    }
+  }
+
   private static long bean(String attribute) throws Exception {
     return (Long) ManagementFactory.getPlatformMBeanServer().getAttribute(
         new ObjectName("Hadoop:service=ResourceManager,name=SpindleScheduler"), attribute);
