@@ -337,6 +337,24 @@ public class TestSpindleScheduler {
     assertTrue("the next AM waits while B is starved", !got);
   }
 
+  /**
+   * The bound on a starved app: one whose asks are never met holds the next AM back for
+   * spindle.am.progress-wait-ms (8 s here) from when the scheduler first saw it starved,
+   * then no longer, though it still runs no task.
+   */
+  @Test
+  public void aStarvedAppHoldsTheNextAmOnlyForTheWait() throws Exception {
+    YarnConfiguration conf = MockCluster.conf(Sched.SPINDLE);
+    int waitMs = 8_000;
+    conf.set(SpindleSettings.AM_PROGRESS_WAIT, Integer.toString(waitMs));
+    boolean got = nextAmWhileStarved(conf, (c, ga, b, next) -> {
+      Thread.sleep(waitMs + 500);
+      assertTrue("after the wait the next AM is admitted and runs", amsAllocated(c, next)[0]);
+      assertEquals("B still has no room", 0, c.drive(b, 1, 1, MockCluster.HOSTS).size());
+    });
+    assertTrue("the next AM waited at first", !got);
+  }
+
   /** spindle.am.admit-on-progress = false: today's rule, the share only; the next AM runs. */
   @Test
   public void withoutAdmitOnProgressOnlyTheShareHoldsAms() throws Exception {
