@@ -136,10 +136,31 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, S
   static final int AM_PRIORITY = 0;
   /**
    * Attempts whose AM ask waits for room under spindle.am.max-share, in
-   * app-id order (the order they are admitted in); the core hears of the ask
-   * on admission. Guarded by itself.
+   * app-id order, with when each was held ({@link #nextHeld} picks the next);
+   * the core hears of the ask on admission. Guarded by itself.
    */
-  private final Map<ApplicationAttemptId, Boolean> heldAms = new TreeMap<>();
+  private final Map<ApplicationAttemptId, Long> heldAms = new TreeMap<>();
+  /**
+   * spindle.am.admit-on-progress: when each admitted AM was admitted (a recovered one, not
+   * here, counts as admitted long ago), and the attempts that have asked for a task.
+   */
+  private final Map<ApplicationAttemptId, Long> admittedAt = new ConcurrentHashMap<>();
+  private final Set<ApplicationAttemptId> taskAsked = ConcurrentHashMap.newKeySet();
+  /**
+   * Since when each admitted app has been seen starved (asking for tasks, running none);
+   * {@link #STARVED_TOO_LONG} once past spindle.am.progress-wait-ms (logged once). Under heldAms.
+   */
+  private final Map<ApplicationAttemptId, Long> starvedSince = new java.util.HashMap<>();
+  private static final long STARVED_TOO_LONG = Long.MIN_VALUE;
+  /** Racks with nodes, and their node counts: spindle.am.admit-on-progress lets this many AMs start at once. */
+  private final Map<String, Integer> rackNodes = new ConcurrentHashMap<>();
+  /** One walk over the admitted apps ({@link #walkAdmitted}); under heldAms. */
+  private long admittedAmMb;
+  private int startingAms;
+  private ApplicationAttemptId starvedApp;
+  /** What held the first held AM back when last logged: 0 nothing, 1 the share, 2 a starved app, 3 starting AMs. */
+  private int loggedReason;
+  private ApplicationAttemptId loggedStarved;
 
   private final Queue queue = new Queue() {
     @Override
@@ -523,6 +544,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, S
       }
       if (!ask.isEmpty()) {
         app.updateResourceRequests(ask);
+        noteTaskAsk(attemptId, ask);
         if (!holdAm(app, ask)) {
           bridge.asks(attemptId, toAsks(ask));
         }
@@ -619,12 +641,27 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, S
     return p;
   }
 
+  /** Remembers that the attempt asked for a task (any priority but the AM's, a count above 0). */
+  private void noteTaskAsk(ApplicationAttemptId id, List<ResourceRequest> ask) {
+    if (!settings.amAdmitOnProgress || taskAsked.contains(id)) {
+      return;
+    }
+    for (ResourceRequest r : ask) {
+      if (r.getPriority().getPriority() != AM_PRIORITY && r.getNumContainers() > 0) {
+        taskAsked.add(id);
+        return;
+      }
+    }
+  }
+
   /**
    * Holds back the AM ask of {@code app} while the AMs already admitted hold
    * spindle.am.max-share of the cluster's memory (as the CapacityScheduler
    * keeps an app inactive past maximum-am-resource-percent, and the
    * FairScheduler past maxAMShare): many concurrent jobs would otherwise
-   * fill the cluster with AMs whose tasks find no room. True if held.
+   * fill the cluster with AMs whose tasks find no room. Under
+   * spindle.am.admit-on-progress also while the admitted apps do not progress
+   * ({@link #walkAdmitted}). True if held.
    */
   private boolean holdAm(SpindleAppAttempt app, List<ResourceRequest> ask) {
     if (unmanagedApps.contains(app.getApplicationId()) || !app.getLiveContainers().isEmpty()
@@ -641,64 +678,238 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, S
       return false;
     }
     ApplicationAttemptId id = app.getApplicationAttemptId();
+    long now = System.currentTimeMillis();
     synchronized (heldAms) {
-      if (heldAms.isEmpty() && amRoom(id)) {
+      if (heldAms.containsKey(id)) {
+        return true; // a repeated AM ask while held: the core hears of it on admission
+      }
+      if (admittedAt.containsKey(id)) {
+        return false; // admitted already: the AM re-sends its ask
+      }
+      walkAdmitted(id, now);
+      int why = heldAms.isEmpty() ? holdReason(id) : 1;
+      if (why == 0) {
+        admittedAt.put(id, now);
         return false;
       }
-      if (heldAms.put(id, Boolean.TRUE) == null) {
-        LOG.info("Application master of " + id + " waits: AMs hold " + amUsedMb(id)
-            + " MB of " + getClusterResource().getMemorySize() + " MB, "
-            + SpindleSettings.AM_MAX_SHARE + " = " + settings.amMaxShare);
+      heldAms.put(id, now);
+      if (heldAms.size() == 1) {
+        loggedReason = why;
+        loggedStarved = starvedApp;
       }
+      LOG.info("Application master of " + id + " waits: " + (heldAms.size() > 1
+          ? heldAms.size() + " AMs held" : reasonText(why)));
       return true;
     }
   }
 
-  /** Admits held AMs in app-id order while there is room; the first that does not fit stops it. */
+  /**
+   * Admits held AMs in app-id order while there is room and (under
+   * spindle.am.admit-on-progress) the admitted apps progress; the first that does not fit
+   * stops it. One walk over the apps per call, and only while AMs are held.
+   */
   private void admitHeldAms() {
     List<SpindleAppAttempt> admitted = new ArrayList<>();
+    long now = System.currentTimeMillis();
     synchronized (heldAms) {
-      Iterator<ApplicationAttemptId> it = heldAms.keySet().iterator();
-      while (it.hasNext()) {
-        ApplicationAttemptId id = it.next();
-        SpindleAppAttempt a = getApplicationAttempt(id);
-        if (a == null || a.isStopped() || !a.getApplicationAttemptId().equals(id)) {
-          it.remove();
-          continue;
-        }
-        if (!amRoom(id)) {
+      walkAdmitted(null, now);
+      while (!heldAms.isEmpty()) {
+        ApplicationAttemptId id = nextHeld(now);
+        if (id == null) {
           break;
         }
-        it.remove();
+        SpindleAppAttempt a = getApplicationAttempt(id);
+        int why = holdReason(id);
+        if (why != 0) {
+          if (why != loggedReason || (why == 2 && !starvedApp.equals(loggedStarved))) {
+            LOG.info("Held application masters (" + heldAms.size() + ", next " + id
+                + ") wait: " + reasonText(why));
+            loggedReason = why;
+            loggedStarved = starvedApp;
+          }
+          break;
+        }
+        heldAms.remove(id);
         admitted.add(a);
+        admittedAt.put(id, now);
+        admittedAmMb += amMb(id.getApplicationId());
+        startingAms++;
+      }
+      if (heldAms.isEmpty()) {
+        loggedReason = 0;
       }
     }
     for (SpindleAppAttempt a : admitted) {
-      LOG.info("Application master of " + a.getApplicationAttemptId() + " admitted");
+      int maps = splits.maps(a.getApplicationAttemptId());
+      LOG.info("Application master of " + a.getApplicationAttemptId() + " admitted"
+          + (maps >= 0 ? " (" + maps + " maps)" : ""));
       resyncAsks(a, AM_PRIORITY);
     }
   }
 
-  /** Whether the AM of {@code id} fits under the share (one AM always does). Under heldAms. */
-  private boolean amRoom(ApplicationAttemptId id) {
-    long used = amUsedMb(id);
-    return used == 0 || used + amMb(id.getApplicationId())
-        <= settings.amMaxShare * getClusterResource().getMemorySize();
+  /**
+   * The held AM to admit next (stale ones dropped on the way), null if none. Without
+   * spindle.am.admit-on-progress the first in app-id order. With it, as the core orders
+   * tasks (weighted-remaining): the fewest maps over the app's weight first (maps known
+   * from its split file; an app without one comes after those with one), except that an
+   * AM held spindle.am.progress-wait-ms or longer goes before all of those, in app-id
+   * order, so that a big job is not passed over for ever. One look at each held AM. Under
+   * heldAms.
+   */
+  private ApplicationAttemptId nextHeld(long now) {
+    ApplicationAttemptId best = null;
+    double bestCost = 0;
+    Iterator<Map.Entry<ApplicationAttemptId, Long>> it = heldAms.entrySet().iterator();
+    while (it.hasNext()) {
+      Map.Entry<ApplicationAttemptId, Long> e = it.next();
+      ApplicationAttemptId id = e.getKey();
+      SpindleAppAttempt a = getApplicationAttempt(id);
+      if (a == null || a.isStopped() || !a.getApplicationAttemptId().equals(id)) {
+        it.remove();
+        continue;
+      }
+      if (!settings.amAdmitOnProgress) {
+        return id;
+      }
+      double cost;
+      if (now - e.getValue() >= settings.amProgressWaitMs) {
+        cost = -1; // overdue: app-id order among the overdue, before the rest
+      } else {
+        int maps = splits.maps(id);
+        AppWeights.Weight w = weights.get(id.getApplicationId());
+        cost = maps < 0 ? Double.MAX_VALUE : maps / (w != null && w.value > 0 ? w.value : 1.0);
+      }
+      if (best == null || cost < bestCost) {
+        best = id;
+        bestCost = cost;
+      }
+    }
+    return best;
   }
 
-  /** Memory of the AMs admitted (live, managed, not held), {@code id}'s own left out. Under heldAms. */
-  private long amUsedMb(ApplicationAttemptId id) {
+  /**
+   * Why the AM of {@code id} may not be admitted now, from the last {@link #walkAdmitted}:
+   * 0 it may, 1 no room under spindle.am.max-share, 2 an admitted app is starved, 3 as many
+   * AMs as racks are starting. The first AM always gets in. Under heldAms.
+   */
+  private int holdReason(ApplicationAttemptId id) {
+    long used = admittedAmMb;
+    if (used == 0) {
+      return 0;
+    }
+    if (used + amMb(id.getApplicationId())
+        > settings.amMaxShare * getClusterResource().getMemorySize()) {
+      return 1;
+    }
+    if (!settings.amAdmitOnProgress) {
+      return 0;
+    }
+    if (starvedApp != null) {
+      return 2;
+    }
+    return startingAms >= Math.max(1, rackNodes.size()) ? 3 : 0;
+  }
+
+  private String reasonText(int why) {
+    switch (why) {
+      case 1:
+        return "AMs hold " + admittedAmMb + " MB of " + getClusterResource().getMemorySize()
+            + " MB, " + SpindleSettings.AM_MAX_SHARE + " = " + settings.amMaxShare;
+      case 2:
+        return starvedApp + " asks for tasks and runs none (" + SpindleSettings.AM_ADMIT_ON_PROGRESS
+            + "; at most " + settings.amProgressWaitMs + " ms)";
+      case 3:
+        return startingAms + " admitted AMs have not asked for a task yet, one per rack may ("
+            + SpindleSettings.AM_ADMIT_ON_PROGRESS + "; each for at most "
+            + settings.amProgressWaitMs + " ms)";
+      default:
+        return "nothing";
+    }
+  }
+
+  /**
+   * One walk over the admitted apps (live, managed, not held, {@code self} left out):
+   * the memory of their AMs, and under spindle.am.admit-on-progress how many are still
+   * starting (admitted less than spindle.am.progress-wait-ms ago, no task asked, none
+   * running) and one that is starved (asks for tasks, runs none, for less than
+   * spindle.am.progress-wait-ms so far). Under heldAms.
+   */
+  private void walkAdmitted(ApplicationAttemptId self, long now) {
     long mb = 0;
+    int starting = 0;
+    ApplicationAttemptId starved = null;
+    boolean progress = settings.amAdmitOnProgress;
+    long wait = settings.amProgressWaitMs;
     for (Map.Entry<ApplicationId, SchedulerApplication<SpindleAppAttempt>> e
         : applications.entrySet()) {
       SpindleAppAttempt a = e.getValue().getCurrentAppAttempt();
-      if (a != null && !a.isStopped() && !unmanagedApps.contains(e.getKey())
-          && !a.getApplicationAttemptId().equals(id)
-          && !heldAms.containsKey(a.getApplicationAttemptId())) {
-        mb += amMb(e.getKey());
+      if (a == null || a.isStopped() || unmanagedApps.contains(e.getKey())) {
+        continue;
+      }
+      ApplicationAttemptId id = a.getApplicationAttemptId();
+      if (id.equals(self) || heldAms.containsKey(id)) {
+        continue;
+      }
+      mb += amMb(e.getKey());
+      if (!progress || runsTask(a)) {
+        if (progress) {
+          starvedSince.remove(id);
+        }
+        continue;
+      }
+      if (!taskAsked.contains(id)) {
+        Long at = admittedAt.get(id);
+        if (at != null && now - at < wait) {
+          starting++;
+        }
+        continue;
+      }
+      if (!asksTask(a)) {
+        starvedSince.remove(id);
+        continue;
+      }
+      Long since = starvedSince.get(id);
+      if (since == null) {
+        starvedSince.put(id, now);
+        since = now;
+      }
+      if (since == STARVED_TOO_LONG) {
+        continue;
+      }
+      if (now - since >= wait) {
+        starvedSince.put(id, STARVED_TOO_LONG);
+        LOG.info(id + " has asked for tasks and run none for " + wait + " ms ("
+            + SpindleSettings.AM_PROGRESS_WAIT + "): it no longer holds back held AMs");
+        continue;
+      }
+      if (starved == null) {
+        starved = id;
       }
     }
-    return mb;
+    admittedAmMb = mb;
+    startingAms = starting;
+    starvedApp = starved;
+  }
+
+  /** Whether a live container of {@code a} is not its AM's (at most one is: a short look). */
+  private static boolean runsTask(SpindleAppAttempt a) {
+    for (RMContainer c : a.getLiveContainersMap().values()) {
+      if (c.getContainer().getPriority().getPriority() != AM_PRIORITY) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether {@code a} has a pending ask at a priority other than its AM's. */
+  private static boolean asksTask(SpindleAppAttempt a) {
+    for (SchedulerRequestKey key : a.getSchedulerKeys()) {
+      if (key.getPriority().getPriority() != AM_PRIORITY
+          && a.getPendingAsk(key, ResourceRequest.ANY).getCount() > 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The memory of the app's AM container, as it asked for it. */
@@ -787,7 +998,11 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, S
       RMAppAttemptState finalState, boolean keepContainers) {
     synchronized (heldAms) {
       heldAms.remove(attemptId);
+      starvedSince.remove(attemptId);
     }
+    admittedAt.remove(attemptId);
+    taskAsked.remove(attemptId);
+    splits.forget(attemptId);
     SpindleAppAttempt attempt = getApplicationAttempt(attemptId);
     bridge.appRemoved(attemptId);
     if (attempt == null) {
@@ -1078,6 +1293,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, S
   private synchronized void addNode(RMNode rmNode) {
     SpindleNode node = new SpindleNode(rmNode, usePortForNodeName);
     nodeTracker.addNode(node);
+    rackNodes.merge(node.getRackName(), 1, Integer::sum);
     Resource total = rmNode.getTotalCapability();
     bridge.nodeAdded(node.getNodeName(), node.getRackName(), total.getMemorySize(),
         total.getVirtualCores());
@@ -1094,6 +1310,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, S
           c.getContainerId(), SchedulerUtils.LOST_CONTAINER), RMContainerEventType.KILL);
     }
     nodeTracker.removeNode(rmNode.getNodeID());
+    rackNodes.computeIfPresent(node.getRackName(), (r, n) -> n > 1 ? n - 1 : null);
     bridge.nodeRemoved(node.getNodeName());
     updateAvailableResourcesMetrics();
   }

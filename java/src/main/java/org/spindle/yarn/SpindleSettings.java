@@ -32,6 +32,13 @@ public final class SpindleSettings {
   public static final String VETO_HEARTBEATS = "spindle.cs.veto.max-heartbeats";
   /** Whole-scheduler mode: the AMs' share of the cluster (the CapacityScheduler has its own). */
   public static final String AM_MAX_SHARE = "spindle.am.max-share";
+  /**
+   * Whole-scheduler mode: admit the next AM only while the admitted apps progress (none
+   * waits for its first task container, fewer AMs than racks still start).
+   */
+  public static final String AM_ADMIT_ON_PROGRESS = "spindle.am.admit-on-progress";
+  /** How long one starting AM or one starved app may hold back the next AM, in ms. */
+  public static final String AM_PROGRESS_WAIT = "spindle.am.progress-wait-ms";
   /** Whether the RM reads MapReduce jobs' split files (as each job's user). */
   public static final String SPLITS_READ = "spindle.splits.read";
   /** Threads reading split files. */
@@ -42,7 +49,7 @@ public final class SpindleSettings {
   public static final String[] KEYS = {POLICY, COST_LOCAL, COST_REMOTE, COST_REMOTE_GROWTH,
       NODE_DELAY, RACK_ADDITIONAL_DELAY, FALLBACK, WEBHDFS_ADDRESS, LIBRARY_PATH, SEED,
       PLANNING_BACKGROUND, PLANNING_INCREMENTAL, MAX_HOST_ASK, MAX_PLANNED_TASKS, MAX_WAIT,
-      MAX_OFFSWITCH, JOB_ORDER, VETO_HEARTBEATS, AM_MAX_SHARE, SPLITS_READ, SPLITS_THREADS, SPLITS_TIMEOUT};
+      MAX_OFFSWITCH, JOB_ORDER, VETO_HEARTBEATS, AM_MAX_SHARE, AM_ADMIT_ON_PROGRESS, AM_PROGRESS_WAIT, SPLITS_READ, SPLITS_THREADS, SPLITS_TIMEOUT};
   /** The optional extra resource the scheduler adds to the RM's configuration. */
   public static final String SITE_FILE = "spindle-site.xml";
 
@@ -72,6 +79,15 @@ public final class SpindleSettings {
    * it waits, so that running AMs never leave their tasks no room. One AM always runs.
    */
   public double amMaxShare = 0.5;
+  /**
+   * Under the share, the next AM also waits while an admitted app asks for tasks and runs
+   * none (it is starved: more AMs would only hold containers idle), or while as many
+   * admitted AMs as the cluster has racks have not asked for a task yet. Each of those
+   * holds the next AM back for at most {@link #amProgressWaitMs}.
+   */
+  public boolean amAdmitOnProgress = true;
+  /** The bound on how long one starting AM or one starved app holds back the next AM. */
+  public int amProgressWaitMs = 120_000;
   /** Read each MapReduce job's split file (SplitFiles). */
   public boolean splitsRead = true;
   /** Split-file reader threads. */
@@ -123,6 +139,8 @@ public final class SpindleSettings {
       throw new IllegalArgumentException(AM_MAX_SHARE + " = " + s.amMaxShare
           + ": a share of the cluster, at most 1");
     }
+    s.amAdmitOnProgress = bool(get, AM_ADMIT_ON_PROGRESS, s.amAdmitOnProgress);
+    s.amProgressWaitMs = integer(get, AM_PROGRESS_WAIT, s.amProgressWaitMs, 0);
     s.splitsRead = bool(get, SPLITS_READ, s.splitsRead);
     s.splitsThreads = integer(get, SPLITS_THREADS, s.splitsThreads, 1);
     if (s.splitsThreads > 16) {

@@ -66,6 +66,8 @@ public final class SplitFiles implements AutoCloseable {
   private final ScheduledExecutorService timer;
   private final AtomicLong exactInputs = new AtomicLong();
   private final AtomicLong failures = new AtomicLong();
+  /** Maps of each job whose split file was read, by its key, until {@link #forget}. */
+  private final Map<Object, Integer> maps = new java.util.concurrent.ConcurrentHashMap<>();
   private final Map<ApplicationId, Boolean> warned =
       Collections.synchronizedMap(new LinkedHashMap<ApplicationId, Boolean>(16, 0.75f, false) {
         private static final long serialVersionUID = 1L;
@@ -221,6 +223,7 @@ public final class SplitFiles implements AutoCloseable {
     if (f != null) {
       fail(job, f);
     } else if (bridge.inputBlocks(job.key, MAP_PRIORITY, r.hosts)) {
+      maps.put(job.key, r.hosts.length);
       LOG.info(job.key + ": exact input of " + r.hosts.length + " splits from " + job.metaInfo
           + " (read as " + job.user + (r.lookedUp > 0
               ? "; " + r.lookedUp + " location-less splits located from their input files"
@@ -249,6 +252,17 @@ public final class SplitFiles implements AutoCloseable {
     }
     // After the line, as exactInputs: tests wait on the count, then read the log.
     failures.incrementAndGet();
+  }
+
+  /** The job's number of maps from its split file; -1 while unknown (not read yet, or not MapReduce). */
+  public int maps(Object key) {
+    Integer n = maps.get(key);
+    return n == null ? -1 : n;
+  }
+
+  /** Drops what is known of {@code key} (its attempt ended). */
+  public void forget(Object key) {
+    maps.remove(key);
   }
 
   /** Stops the readers: a read in hand is interrupted; waits at most 5 s. */

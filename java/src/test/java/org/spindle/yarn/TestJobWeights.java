@@ -90,6 +90,9 @@ public class TestJobWeights {
   private static YarnConfiguration conf() throws Exception {
     YarnConfiguration conf = MockCluster.conf(Sched.SPINDLE);
     conf.setInt(YarnConfiguration.MAX_CLUSTER_LEVEL_APPLICATION_PRIORITY, 10);
+    // Several AMs start before any asks: admission is not what these tests are about
+    // (TestSpindleScheduler tests spindle.am.admit-on-progress).
+    conf.set(SpindleSettings.AM_ADMIT_ON_PROGRESS, "false");
     return conf;
   }
 

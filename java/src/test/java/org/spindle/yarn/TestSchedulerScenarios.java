@@ -124,6 +124,9 @@ public class TestSchedulerScenarios {
     for (Sched s : Sched.values()) {
       YarnConfiguration conf = MockCluster.conf(s);
       conf.unset(SpindleSettings.POLICY);
+      // Three AMs start before any asks (a third would wait for one of two starting AMs
+      // under spindle.am.admit-on-progress, tested in TestSpindleScheduler).
+      conf.set(SpindleSettings.AM_ADMIT_ON_PROGRESS, "false");
       try (MockCluster c = new MockCluster(s, conf, null)) {
         MockAM a = c.launchApp("a", "h4");
         MockAM b = c.launchApp("b", "h4");

@@ -270,6 +270,175 @@ public class TestSpindleScheduler {
     }
   }
 
+  /** A {@code count}-task ask at priority 20 of {@code mb} each, anywhere. */
+  private static List<org.apache.hadoop.yarn.api.records.ResourceRequest> anywhere(int count,
+      int mb) {
+    return Collections.singletonList(org.apache.hadoop.yarn.api.records.ResourceRequest
+        .newInstance(org.apache.hadoop.yarn.api.records.Priority.newInstance(20),
+            org.apache.hadoop.yarn.api.records.ResourceRequest.ANY,
+            org.apache.hadoop.yarn.api.records.Resource.newInstance(mb, 1), count));
+  }
+
+  /**
+   * A fills the cluster with 29 tasks, B's AM runs and asks for two 2 GB tasks that find no
+   * room (B is starved), 1 GB stays free; then C is submitted. Returns C's app and whether
+   * its AM got that 1 GB; {@code then} runs before the cluster closes.
+   */
+  private static boolean nextAmWhileStarved(YarnConfiguration conf, ScenarioTail then)
+      throws Exception {
+    conf.set(SpindleSettings.AM_MAX_SHARE, "1");
+    try (MockCluster c = new MockCluster(Sched.SPINDLE, conf, null)) {
+      MockAM a = c.launchApp("big", "h4");
+      MockAM b = c.launchApp("starved", "h4");
+      a.allocate(anywhere(29, MockCluster.GB), null);
+      List<Grant> ga = c.drive(a, 29, 40, MockCluster.HOSTS);
+      assertEquals("A fills the cluster: " + MockCluster.hostsOf(ga), 29, ga.size());
+      b.allocate(anywhere(2, 2 * MockCluster.GB), null);
+      assertEquals("no room for B's 2 GB tasks", 0,
+          c.drive(b, 1, 3, MockCluster.HOSTS).size());
+      RMApp next = submit(c, "next", MockCluster.GB);
+      boolean got = amsAllocated(c, next)[0];
+      then.run(c, ga, b, next);
+      return got;
+    }
+  }
+
+  interface ScenarioTail {
+    void run(MockCluster c, List<Grant> bigTasks, MockAM starved, RMApp next) throws Exception;
+  }
+
+  /**
+   * spindle.am.admit-on-progress (default on): while an admitted app asks for tasks and
+   * runs none, the next AM waits even though it would fit (an AM admitted then would hold
+   * its container idle: the shaped mix's AM-idle time). Once the starved app gets a task
+   * container, the held AM is admitted and runs.
+   */
+  @Test
+  public void aStarvedAppHoldsTheNextAm() throws Exception {
+    boolean got = nextAmWhileStarved(MockCluster.conf(Sched.SPINDLE), (c, ga, b, next) -> {
+      // Two of A's tasks end on one host: room for one of B's 2 GB tasks there.
+      String host = null;
+      List<Grant> two = new ArrayList<>();
+      for (Grant g : ga) {
+        if (host == null || g.host.equals(host)) {
+          host = g.host;
+          two.add(g);
+        }
+        if (two.size() == 2) {
+          break;
+        }
+      }
+      c.launch(two);
+      c.finish(two);
+      List<Grant> gb = c.drive(b, 1, 5, MockCluster.HOSTS);
+      assertEquals("B gets a task container: " + gb, 1, gb.size());
+      assertTrue("B progresses: the held AM is admitted and runs", amsAllocated(c, next)[0]);
+    });
+    assertTrue("the next AM waits while B is starved", !got);
+  }
+
+  /**
+   * The bound on a starved app: one whose asks are never met holds the next AM back for
+   * spindle.am.progress-wait-ms (8 s here) from when the scheduler first saw it starved,
+   * then no longer, though it still runs no task.
+   */
+  @Test
+  public void aStarvedAppHoldsTheNextAmOnlyForTheWait() throws Exception {
+    YarnConfiguration conf = MockCluster.conf(Sched.SPINDLE);
+    int waitMs = 8_000;
+    conf.set(SpindleSettings.AM_PROGRESS_WAIT, Integer.toString(waitMs));
+    boolean got = nextAmWhileStarved(conf, (c, ga, b, next) -> {
+      Thread.sleep(waitMs + 500);
+      assertTrue("after the wait the next AM is admitted and runs", amsAllocated(c, next)[0]);
+      assertEquals("B still has no room", 0, c.drive(b, 1, 1, MockCluster.HOSTS).size());
+    });
+    assertTrue("the next AM waited at first", !got);
+  }
+
+  /** spindle.am.admit-on-progress = false: today's rule, the share only; the next AM runs. */
+  @Test
+  public void withoutAdmitOnProgressOnlyTheShareHoldsAms() throws Exception {
+    YarnConfiguration conf = MockCluster.conf(Sched.SPINDLE);
+    conf.set(SpindleSettings.AM_ADMIT_ON_PROGRESS, "false");
+    boolean got = nextAmWhileStarved(conf, (c, ga, b, next) -> { });
+    assertTrue("the next AM runs beside the starved app", got);
+  }
+
+  /**
+   * The bounded rule for AMs that have not asked for a task yet: one per rack (two here)
+   * may start at once, and each holds the next AM back for at most
+   * spindle.am.progress-wait-ms after its admission.
+   */
+  @Test
+  public void startingAmsAreBoundedByRacksAndTime() throws Exception {
+    YarnConfiguration conf = MockCluster.conf(Sched.SPINDLE);
+    conf.set(SpindleSettings.AM_MAX_SHARE, "1");
+    int waitMs = 10_000;
+    conf.set(SpindleSettings.AM_PROGRESS_WAIT, Integer.toString(waitMs));
+    try (MockCluster c = new MockCluster(Sched.SPINDLE, conf, null)) {
+      MockAM a = c.launchApp("first", "h4");
+      RMApp b = submit(c, "second", MockCluster.GB);
+      RMApp third = submit(c, "third", MockCluster.GB);
+      boolean[] got = amsAllocated(c, b, third);
+      assertTrue("two racks: a second AM starts beside the first", got[0]);
+      assertTrue("a third waits while two have not asked for a task", !got[1]);
+      a.allocate(anywhere(1, MockCluster.GB), null);
+      assertEquals(1, c.drive(a, 1, 5, MockCluster.HOSTS).size());
+      assertTrue("the first runs a task: the third is admitted", amsAllocated(c, third)[0]);
+      long admitted = System.currentTimeMillis(); // the third was admitted before this
+      // The second and the third are starting: a fourth waits until they are too old.
+      RMApp fourth = submit(c, "fourth", MockCluster.GB);
+      assertTrue("a fourth waits", !amsAllocated(c, fourth)[0]);
+      Thread.sleep(Math.max(0, admitted + waitMs + 500 - System.currentTimeMillis()));
+      assertTrue("after spindle.am.progress-wait-ms starting AMs hold nothing back",
+          amsAllocated(c, fourth)[0]);
+    }
+  }
+
+  /**
+   * Under spindle.am.admit-on-progress held AMs go in the core's task order: the job with
+   * the fewest maps (from its split file) first, whatever its app id; without it in
+   * app-id order. 0.05 of 32 GB: one 1 GB AM at a time.
+   */
+  @Test
+  public void heldAmsGoSmallestJobFirst() throws Exception {
+    assertEquals("small job first", "small", firstAdmittedOfTwoHeld(true));
+    assertEquals("app-id order without admit-on-progress", "big", firstAdmittedOfTwoHeld(false));
+  }
+
+  /** Which of a 3-map job and a later 1-map job, both held, gets its AM first. */
+  private static String firstAdmittedOfTwoHeld(boolean onProgress) throws Exception {
+    java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("spindle-order");
+    java.nio.file.Path big = dir.resolve("big.splitmetainfo");
+    java.nio.file.Path small = dir.resolve("small.splitmetainfo");
+    java.nio.file.Files.write(big, MockCluster.splitFile(new String[][] {{"h1"}, {"h2"}, {"h3"}}));
+    java.nio.file.Files.write(small, MockCluster.splitFile(new String[][] {{"h1"}}));
+    YarnConfiguration conf = MockCluster.conf(Sched.SPINDLE);
+    conf.set(SpindleSettings.AM_MAX_SHARE, "0.05");
+    conf.set(SpindleSettings.AM_ADMIT_ON_PROGRESS, Boolean.toString(onProgress));
+    try (MockCluster c = new MockCluster(Sched.SPINDLE, conf, null)) {
+      RMApp first = submit(c, "first", MockCluster.GB);
+      assertTrue("the first AM runs", amsAllocated(c, first)[0]);
+      RMApp b = MockCluster.submitWithSplits(c.rm, "default", big.toString());
+      RMApp s = MockCluster.submitWithSplits(c.rm, "default", small.toString());
+      for (int i = 0; i < 100 && bean("ExactInputApps") < 2; i++) {
+        Thread.sleep(50);
+      }
+      assertEquals("both split files read", 2, bean("ExactInputApps"));
+      boolean[] got = amsAllocated(c, b, s);
+      assertTrue("both held behind the first", !got[0] && !got[1]);
+      c.rm.killApp(first.getApplicationId());
+      c.rm.waitForState(first.getApplicationId(), RMAppState.KILLED);
+      got = amsAllocated(c, b, s);
+      assertTrue("exactly one admitted: " + Arrays.toString(got), got[0] != got[1]);
+      return got[1] ? "small" : "big";
+    } finally {
+      java.nio.file.Files.delete(big);
+      java.nio.file.Files.delete(small);
+      java.nio.file.Files.delete(dir);
+    }
+  }
+
   private static long bean(String attribute) throws Exception {
     return (Long) ManagementFactory.getPlatformMBeanServer().getAttribute(
         new ObjectName("Hadoop:service=ResourceManager,name=SpindleScheduler"), attribute);
