@@ -18,6 +18,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use spindle_core::instance::{InstanceFile, JobJson, NodeJson, TaskJson};
 use spindle_core::spc::online::Resolver;
+use spindle_core::model::Csr;
 use spindle_core::spc::{lp, lp_jobs, JobSet, Speeds};
 use spindle_core::{CostModel, Instance, JobScheduler, PolicyKind};
 
@@ -443,8 +444,16 @@ pub fn bench(job_counts: &[usize], repeat: usize) -> Result<String> {
     );
     let _ = writeln!(
         s,
-        "{:>6} {:>8} {:>8} {:>10} {:>8} {:>12} {:>14} {:>14}",
-        "jobs", "mr jobs", "tasks", "lp ms", "cuts", "plan ms", "resolve warm", "resolve cold"
+        "{:>6} {:>8} {:>8} {:>10} {:>8} {:>12} {:>14} {:>14} {:>13}",
+        "jobs",
+        "mr jobs",
+        "tasks",
+        "lp ms",
+        "cuts",
+        "plan ms",
+        "resolve warm",
+        "resolve cold",
+        "map-only ms"
     );
     for &n in job_counts {
         let half = (n / 2).max(1);
@@ -454,8 +463,18 @@ pub fn bench(job_counts: &[usize], repeat: usize) -> Result<String> {
         let lj = lp_jobs(&jobs, &speeds);
         let invalid = |e: spindle_core::spc::SpcError| ReproError::Invalid(e.to_string());
         let (mut lp_ms, mut plan_ms) = (f64::INFINITY, f64::INFINITY);
+        // Map-only's LP: the map stages (no predecessors), by the greedy.
+        let roots: Vec<lp::LpJob> = (0..jobs.len())
+            .filter(|&j| jobs.after.degree(j) == 0)
+            .map(|j| lj[j])
+            .collect();
+        let no_preds = Csr::from_rows(roots.iter().map(|_| std::iter::empty::<u32>()));
+        let mut map_only_ms = f64::INFINITY;
         let mut cuts = 0;
         for _ in 0..repeat.max(1) {
+            let t = Instant::now();
+            lp::solve(&roots, &no_preds, speeds.mu(), &[]).map_err(invalid)?;
+            map_only_ms = map_only_ms.min(t.elapsed().as_secs_f64() * 1e3);
             let t = Instant::now();
             let sol = lp::solve(&lj, &jobs.after, speeds.mu(), &[]).map_err(invalid)?;
             lp_ms = lp_ms.min(t.elapsed().as_secs_f64() * 1e3);
@@ -505,7 +524,7 @@ pub fn bench(job_counts: &[usize], repeat: usize) -> Result<String> {
         let ev = events.max(1) as f64;
         let _ = writeln!(
             s,
-            "{:>6} {:>8} {:>8} {:>10.1} {:>8} {:>12.1} {:>11.1} ms {:>11.1} ms",
+            "{:>6} {:>8} {:>8} {:>10.1} {:>8} {:>12.1} {:>11.1} ms {:>11.1} ms {:>13.2}",
             jobs.len(),
             half,
             jobs.task_size.len(),
@@ -513,7 +532,8 @@ pub fn bench(job_counts: &[usize], repeat: usize) -> Result<String> {
             cuts,
             plan_ms,
             warm_ms / ev,
-            cold_ms / ev
+            cold_ms / ev,
+            map_only_ms
         );
     }
     let _ = writeln!(

@@ -83,6 +83,14 @@ pub(super) fn spc_order(
         lp_jobs,
     };
     let closed_form = matches!(order, JobOrder::Huwf | JobOrder::Tetris);
+    // Map-only's LP has no precedence: the exact greedy solves it in
+    // O(n^2) (`lp::solve_independent`; 10,000 stages in well under a
+    // second), so only the LP's own limit bounds it.
+    let max_jobs = if reduces {
+        max_jobs
+    } else {
+        crate::spc::MAX_LP_JOBS
+    };
     if lp_jobs > max_jobs && !closed_form {
         if !was_fallback {
             tracing::warn!(
