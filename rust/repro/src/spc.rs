@@ -17,8 +17,8 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use spindle_core::instance::{InstanceFile, JobJson, NodeJson, TaskJson};
-use spindle_core::spc::online::Resolver;
 use spindle_core::model::Csr;
+use spindle_core::spc::online::Resolver;
 use spindle_core::spc::{lp, lp_jobs, JobSet, Speeds};
 use spindle_core::{CostModel, Instance, JobScheduler, PolicyKind};
 

@@ -162,7 +162,9 @@ pub fn solve_independent(jobs: &[LpJob], mu: f64) -> LpSolution {
         }
     };
     let mut completion: Vec<f64> = jobs.iter().map(|j| j.release + j.min_time()).collect();
-    let mut order: Vec<u32> = (0..n as u32).filter(|&j| jobs[j as usize].p > 0.0).collect();
+    let mut order: Vec<u32> = (0..n as u32)
+        .filter(|&j| jobs[j as usize].p > 0.0)
+        .collect();
     // Smith's order; ties by index, so the answer is deterministic.
     order.sort_by(|&a, &b| {
         let (ja, jb) = (&jobs[a as usize], &jobs[b as usize]);
@@ -598,7 +600,10 @@ mod tests {
         let n = jobs.len();
         for mask in 1u32..(1 << n) {
             let set: Vec<u32> = (0..n as u32).filter(|&j| mask & (1 << j) != 0).collect();
-            let lhs: f64 = set.iter().map(|&j| jobs[j as usize].p * c[j as usize]).sum();
+            let lhs: f64 = set
+                .iter()
+                .map(|&j| jobs[j as usize].p * c[j as usize])
+                .sum();
             let f = f_of(jobs, mu, &set);
             if lhs < f - 1e-5 * f.max(1.0) {
                 return Err(format!("set {set:?}: {lhs} < {f}"));
