@@ -240,9 +240,14 @@ struct BenchArgs {
     /// re-solve on Sect. VI.B instances of each of --jobs MapReduce jobs.
     #[arg(long, conflicts_with_all = ["input", "policy", "all"])]
     spc: bool,
-    /// With --spc: job counts (comma separated; N jobs are N/2 MapReduce jobs of two stages), 2 to 10000.
+    /// With --spc: job counts (comma separated; N jobs are N/2 MapReduce jobs of two stages), 2 to 10000
+    /// (to 20000 with --map-only).
     #[arg(long, value_delimiter = ',', default_value = "100,1000")]
     jobs: Vec<usize>,
+    /// With --spc: time only Map-only's LP (the N/2 map stages, no precedence),
+    /// which the exact greedy solves, and not the full LP, plan and re-solves.
+    #[arg(long, requires = "spc")]
+    map_only: bool,
     /// With --all: nodes of the generated instances.
     #[arg(long, default_value_t = 2000)]
     nodes: usize,
@@ -1124,6 +1129,12 @@ fn cmd_bench(a: BenchArgs, limits: &Limits) -> Result<()> {
         bail!("--repeat must be at least 1");
     }
     if a.spc {
+        if a.map_only {
+            if let Some(&j) = a.jobs.iter().find(|&&j| !(2..=20_000).contains(&j)) {
+                bail!("--jobs {j}: with --map-only each count must be from 2 to 20000 (N/2 map stages; S-PC's LP holds at most 10000 jobs)");
+            }
+            return emit(&spindle_repro::spc::bench_map_only(&a.jobs, a.repeat)?);
+        }
         if let Some(&j) = a.jobs.iter().find(|&&j| !(2..=10_000).contains(&j)) {
             bail!("--jobs {j}: each count must be from 2 to 10000 (S-PC's LP holds at most 10000 jobs)");
         }

@@ -540,6 +540,44 @@ fn bench_all_errors_name_the_input() {
 }
 
 #[test]
+fn bench_spc_map_only_puts_the_greedy_beside_the_cutting_planes() {
+    let o = spindle(&[
+        "bench",
+        "--spc",
+        "--map-only",
+        "--jobs",
+        "40",
+        "--repeat",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    let row: Vec<&str> = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("40 "))
+        .unwrap_or_else(|| panic!("no row for 40 jobs in {out}"))
+        .split_whitespace()
+        .collect();
+    // jobs, mr jobs, lp jobs, greedy ms, objective, cutting planes ms, objective
+    assert_eq!(row.len(), 7, "{out}");
+    assert_eq!(&row[..3], ["40", "20", "20"]);
+    let (greedy, planes): (f64, f64) = (row[4].parse().unwrap(), row[6].parse().unwrap());
+    assert!(
+        (greedy - planes).abs() <= 1e-5 * planes,
+        "greedy {greedy} vs cutting planes {planes}"
+    );
+    let o = spindle(&["bench", "--spc", "--map-only", "--jobs", "20001"]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--jobs 20001: with --map-only each count must be from 2 to 20000"),
+        "{}",
+        stderr(&o)
+    );
+    let o = spindle(&["bench", "--map-only", "--jobs", "20"]);
+    assert!(!o.status.success(), "--map-only needs --spc");
+}
+
+#[test]
 fn simulate_load_scales_arrivals_and_reports_the_utilisation_reached() {
     // The shipped FB-2009 hours as a plain SWIM file: their recorded times.
     let swim = concat!(env!("CARGO_MANIFEST_DIR"), "/../sim/data/fb2009-6h.tsv");

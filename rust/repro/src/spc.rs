@@ -436,6 +436,74 @@ pub fn run(opts: &Opts) -> Result<Vec<Report>> {
 /// instances of `jobs` LP jobs (jobs / 2 MapReduce jobs of two stages) on
 /// jobs / 2 machines, and the online re-solve (item 5) at the first 3 job
 /// departures, warm from the previous cuts and cold.
+/// `bench_map_only` times the cutting planes too up to this many LP jobs.
+const CUTTING_PLANES_UP_TO: usize = 500;
+
+/// Map-only's LP: the jobs without predecessors (the map stages), and no edges.
+fn map_stages(jobs: &JobSet, lj: &[lp::LpJob]) -> (Vec<lp::LpJob>, Csr) {
+    let roots: Vec<lp::LpJob> = (0..jobs.len())
+        .filter(|&j| jobs.after.degree(j) == 0)
+        .map(|j| lj[j])
+        .collect();
+    let none = Csr::from_rows(roots.iter().map(|_| std::iter::empty::<u32>()));
+    (roots, none)
+}
+
+/// `spindle bench --spc --map-only`: Map-only's LP (the map stages of the
+/// Sect. VI.B instances, no precedence) by the exact greedy, best of `repeat`.
+pub fn bench_map_only(job_counts: &[usize], repeat: usize) -> Result<String> {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "S-PC Map-only's LP (the map stages of N/2 MapReduce jobs, no precedence) by the exact greedy (lp::solve_independent), best of {repeat} runs"
+    );
+    let _ = writeln!(
+        s,
+        "{:>6} {:>8} {:>10} {:>12} {:>16} {:>18} {:>16}",
+        "jobs", "mr jobs", "lp jobs", "greedy ms", "objective", "cutting planes ms", "objective"
+    );
+    for &n in job_counts {
+        let half = (n / 2).max(1);
+        let inst = Instance::from_file(large(half, half, 10.0, 1000.0, 7))?;
+        let jobs = JobSet::from_instance(&inst);
+        let speeds = Speeds::of(&inst.problem);
+        let lj = lp_jobs(&jobs, &speeds);
+        let (roots, none) = map_stages(&jobs, &lj);
+        let invalid = |e: spindle_core::spc::SpcError| ReproError::Invalid(e.to_string());
+        let mut ms = f64::INFINITY;
+        let mut objective = 0.0;
+        for _ in 0..repeat.max(1) {
+            let t = Instant::now();
+            let sol = lp::solve(&roots, &none, speeds.mu(), &[]).map_err(invalid)?;
+            ms = ms.min(t.elapsed().as_secs_f64() * 1e3);
+            objective = sol.objective;
+        }
+        // The same LP by the cutting planes, once, where they take seconds at most.
+        let (cp_ms, cp_obj) = if roots.len() <= CUTTING_PLANES_UP_TO {
+            let t = Instant::now();
+            let sol = lp::cutting_planes(&roots, &none, speeds.mu(), &[]).map_err(invalid)?;
+            (
+                format!("{:.2}", t.elapsed().as_secs_f64() * 1e3),
+                format!("{:.6e}", sol.objective),
+            )
+        } else {
+            ("-".to_string(), "-".to_string())
+        };
+        let _ = writeln!(
+            s,
+            "{:>6} {:>8} {:>10} {:>12.2} {:>16.6e} {:>18} {:>16}",
+            jobs.len(),
+            half,
+            roots.len(),
+            ms,
+            objective,
+            cp_ms,
+            cp_obj
+        );
+    }
+    Ok(s)
+}
+
 pub fn bench(job_counts: &[usize], repeat: usize) -> Result<String> {
     let mut s = String::new();
     let _ = writeln!(
@@ -464,11 +532,7 @@ pub fn bench(job_counts: &[usize], repeat: usize) -> Result<String> {
         let invalid = |e: spindle_core::spc::SpcError| ReproError::Invalid(e.to_string());
         let (mut lp_ms, mut plan_ms) = (f64::INFINITY, f64::INFINITY);
         // Map-only's LP: the map stages (no predecessors), by the greedy.
-        let roots: Vec<lp::LpJob> = (0..jobs.len())
-            .filter(|&j| jobs.after.degree(j) == 0)
-            .map(|j| lj[j])
-            .collect();
-        let no_preds = Csr::from_rows(roots.iter().map(|_| std::iter::empty::<u32>()));
+        let (roots, no_preds) = map_stages(&jobs, &lj);
         let mut map_only_ms = f64::INFINITY;
         let mut cuts = 0;
         for _ in 0..repeat.max(1) {

@@ -213,8 +213,9 @@ pub fn solve_independent(jobs: &[LpJob], mu: f64) -> LpSolution {
     }
 }
 
-/// The cutting-plane solve of [`solve`], for any precedence.
-fn cutting_planes(
+/// The cutting-plane solve of [`solve`], for any precedence (public so that
+/// `spindle bench --spc --map-only` can time it beside the greedy).
+pub fn cutting_planes(
     jobs: &[LpJob],
     preds: &Csr,
     mu: f64,
