@@ -47,3 +47,31 @@ fn repro_fisch_quick_prints_every_table_beside_the_paper() {
     let svg_text = std::fs::read_to_string(&svg).unwrap();
     assert!(svg_text.contains("<svg") && svg_text.contains("fisch (paper)"));
 }
+
+/// `--shapes`: unfolded is the default and its jobs are shallower than deep ones.
+#[test]
+fn repro_fisch_shapes_option_changes_the_jobs_depth() {
+    let c0_setup = |shapes: Option<&str>| {
+        let mut args = vec![
+            "repro",
+            "fisch",
+            "--quick",
+            "--format",
+            "json",
+            "--no-progress",
+        ];
+        if let Some(s) = shapes {
+            args.extend(["--shapes", s]);
+        }
+        let o = common::spindle(&args);
+        assert!(o.status.success(), "{}", common::stderr(&o));
+        let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        r[0]["rows"][0]["setup"].clone()
+    };
+    let unfolded = c0_setup(None);
+    assert_eq!(unfolded["shapes"], "unfolded");
+    let deep = c0_setup(Some("deep"));
+    assert_eq!(deep["shapes"], "deep");
+    let levels = |v: &serde_json::Value| v["mean_levels"].as_f64().unwrap();
+    assert!(levels(&unfolded) < levels(&deep), "{unfolded} vs {deep}");
+}

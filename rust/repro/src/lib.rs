@@ -101,6 +101,8 @@ pub struct Opts {
     pub quick: bool,
     /// Seed of the random instances.
     pub seed: u64,
+    /// `repro fisch`: how the generated jobs are shaped.
+    pub shapes: spindle_core::dag::generate::Shapes,
     pub progress: ProgressBar,
 }
 
