@@ -3,10 +3,11 @@
 
 use std::path::PathBuf;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use spindle_core::dag::generate::Shapes;
+use spindle_core::dag::Quality;
 use spindle_repro::{Opts, Paper};
 
 /// Which paper's experiments to rerun.
@@ -83,6 +84,11 @@ pub struct ReproArgs {
     /// levels); deep: every job 1,000 tasks, square schemas (the old jobs).
     #[arg(long, value_enum, default_value_t = ShapesArg::Unfolded)]
     pub shapes: ShapesArg,
+    /// `fisch` only: the quality condition that drives FISCH's and BLIND's
+    /// refinement, `utilisation:F` or `makespan:F` (default: the planners'
+    /// own, utilisation:0.85).
+    #[arg(long)]
+    pub quality: Option<String>,
     #[arg(long, value_enum, default_value_t = ReproFormat::Table)]
     pub format: ReproFormat,
     /// Also draw the results as an SVG chart.
@@ -109,6 +115,12 @@ pub fn run(args: &ReproArgs) -> Result<String> {
         quick: args.quick,
         seed: args.seed,
         shapes: args.shapes.shapes(),
+        quality: args
+            .quality
+            .as_deref()
+            .map(Quality::parse)
+            .transpose()
+            .with_context(|| format!("--quality {:?}", args.quality.as_deref().unwrap_or("")))?,
         progress,
     };
     let paper = args.paper.paper();

@@ -75,3 +75,25 @@ fn repro_fisch_shapes_option_changes_the_jobs_depth() {
     let levels = |v: &serde_json::Value| v["mean_levels"].as_f64().unwrap();
     assert!(levels(&unfolded) < levels(&deep), "{unfolded} vs {deep}");
 }
+
+/// `--quality` reaches the planners; a bad one is refused with the input named.
+#[test]
+fn repro_fisch_quality_option_is_parsed_and_checked() {
+    let base = [
+        "repro",
+        "fisch",
+        "--quick",
+        "--format",
+        "json",
+        "--no-progress",
+    ];
+    let ok = common::spindle(&[&base[..], &["--quality", "makespan:2"]].concat());
+    assert!(ok.status.success(), "{}", common::stderr(&ok));
+    let r: serde_json::Value = serde_json::from_slice(&ok.stdout).unwrap();
+    let notes = r[0]["notes"].to_string();
+    assert!(notes.contains("Makespan(2.0)"), "{notes}");
+    let bad = common::spindle(&[&base[..], &["--quality", "speed:3"]].concat());
+    assert!(!bad.status.success());
+    let err = common::stderr(&bad);
+    assert!(err.contains("--quality \"speed:3\""), "{err}");
+}

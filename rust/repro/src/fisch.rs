@@ -22,7 +22,7 @@ use spindle_core::dag::abstraction::levels;
 use spindle_core::dag::check::utilisation_until;
 use spindle_core::dag::generate::{self, Schema, Shapes};
 use spindle_core::dag::plan::releases;
-use spindle_core::dag::{check, plan, DagPolicy, DataCentre, Job, PlanOptions};
+use spindle_core::dag::{check, plan, DagPolicy, DataCentre, Job, PlanOptions, Quality};
 
 use crate::plot::COLOURS;
 use crate::{metrics, setup, Opts, Report, ReproError, Result, Row};
@@ -101,11 +101,19 @@ struct Measured {
 }
 
 /// Plans and checks; `as_printed`: FISCH and BLIND as the paper prints them.
-fn measure(jobs: &[Job], dc: &DataCentre, policy: DagPolicy, as_printed: bool) -> Result<Measured> {
+fn measure(
+    jobs: &[Job],
+    dc: &DataCentre,
+    policy: DagPolicy,
+    quality: Option<Quality>,
+    as_printed: bool,
+) -> Result<Measured> {
+    let d = PlanOptions::default();
     let opts = PlanOptions {
         load: Some(0.95),
         as_printed,
-        ..PlanOptions::default()
+        quality: quality.unwrap_or(d.quality),
+        ..d
     };
     let out = plan(jobs, dc, policy, &opts);
     let last_release = releases(jobs, dc, opts.load).last().copied().unwrap_or(0.0);
@@ -154,7 +162,7 @@ pub fn run(opts: &Opts) -> Result<Vec<Report>> {
         .map(|&p| (p, false))
         .chain(printed.iter().map(|&p| (p, true)));
     for ((policy, pu, pl), as_printed) in runs {
-        let m = measure(&seq, &c0, policy, as_printed)?;
+        let m = measure(&seq, &c0, policy, opts.quality, as_printed)?;
         let name = if as_printed {
             format!("{} as printed", policy.name())
         } else {
@@ -191,6 +199,7 @@ pub fn run(opts: &Opts) -> Result<Vec<Report>> {
             "held slot: busy is the slot the scheduler holds (as printed a task keeps its block's whole interval); whole DC: busy run time / (nodes x makespan)".into(),
             "as printed: a task holds its abstract slot from its start, a BLIND bulk asks for all nodes of its abstract node".into(),
             "jobs released so that the offered load is 95 % of the total power (Sect. 5.1)".into(),
+            format!("quality condition: {:?} (`--quality`)", opts.quality.unwrap_or(PlanOptions::default().quality)),
             format!("job shapes: {} (`--shapes`; sized: 200-4,000 tasks, mean 1,000, Sect. 5.1; deep: all 1,000; unfolded: sized, and wavefront/Laplace/matrix/fork-join a 25-node drawing unfolded over the data)", opts.shapes.name()),
         ],
         rows,
@@ -212,7 +221,7 @@ pub fn run(opts: &Opts) -> Result<Vec<Report>> {
             (DagPolicy::Fisch, p[0], p[1]),
             (DagPolicy::Blind, p[2], p[3]),
         ] {
-            let m = measure(&seq, &c2, policy, false)?;
+            let m = measure(&seq, &c2, policy, opts.quality, false)?;
             let (u, l) = (m.util, m.per_task);
             rows.push(Row {
                 setup: setup([
@@ -255,7 +264,7 @@ pub fn run(opts: &Opts) -> Result<Vec<Report>> {
     for (name, pf, pb) in PAPER_TABLE2 {
         let d = dc(name)?;
         for (policy, pu) in [(DagPolicy::Fisch, pf), (DagPolicy::Blind, pb)] {
-            let m = measure(&seq, &d, policy, false)?;
+            let m = measure(&seq, &d, policy, opts.quality, false)?;
             let (u, l) = (m.util, m.per_task);
             rows.push(Row {
                 setup: setup([
@@ -293,7 +302,7 @@ pub fn run(opts: &Opts) -> Result<Vec<Report>> {
     )?;
     let mut rows = Vec::new();
     for policy in [DagPolicy::Fisch, DagPolicy::Blind] {
-        let m = measure(&seq, &d, policy, false)?;
+        let m = measure(&seq, &d, policy, opts.quality, false)?;
         let (u, l, per_job) = (m.util, m.per_task, m.per_job);
         rows.push(Row {
             setup: setup([

@@ -103,6 +103,9 @@ pub struct Opts {
     pub seed: u64,
     /// `repro fisch`: how the generated jobs are shaped.
     pub shapes: spindle_core::dag::generate::Shapes,
+    /// `repro fisch`: the quality condition that drives FISCH's and BLIND's
+    /// refinement (`None`: `PlanOptions`' default).
+    pub quality: Option<spindle_core::dag::Quality>,
     pub progress: ProgressBar,
 }
 
