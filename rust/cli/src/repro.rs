@@ -85,8 +85,8 @@ pub struct ReproArgs {
     #[arg(long, value_enum, default_value_t = ShapesArg::Unfolded)]
     pub shapes: ShapesArg,
     /// `fisch` only: the quality condition that drives FISCH's and BLIND's
-    /// refinement, `utilisation:F` or `makespan:F` (default: the planners'
-    /// own, utilisation:0.85).
+    /// refinement, `utilisation:F` or `makespan:F` (default makespan:2; the
+    /// planners' own default elsewhere is utilisation:0.85).
     #[arg(long)]
     pub quality: Option<String>,
     #[arg(long, value_enum, default_value_t = ReproFormat::Table)]

@@ -104,7 +104,7 @@ pub struct Opts {
     /// `repro fisch`: how the generated jobs are shaped.
     pub shapes: spindle_core::dag::generate::Shapes,
     /// `repro fisch`: the quality condition that drives FISCH's and BLIND's
-    /// refinement (`None`: `PlanOptions`' default).
+    /// refinement (`None`: makespan within 2x its lower bound).
     pub quality: Option<spindle_core::dag::Quality>,
     pub progress: ProgressBar,
 }
