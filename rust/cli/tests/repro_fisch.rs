@@ -48,18 +48,20 @@ fn repro_fisch_quick_prints_every_table_beside_the_paper() {
     assert!(svg_text.contains("<svg") && svg_text.contains("fisch (paper)"));
 }
 
+const QUICK_JSON: [&str; 6] = [
+    "repro",
+    "fisch",
+    "--quick",
+    "--format",
+    "json",
+    "--no-progress",
+];
+
 /// `--shapes`: unfolded is the default and its jobs are shallower than deep ones.
 #[test]
 fn repro_fisch_shapes_option_changes_the_jobs_depth() {
     let c0_setup = |shapes: Option<&str>| {
-        let mut args = vec![
-            "repro",
-            "fisch",
-            "--quick",
-            "--format",
-            "json",
-            "--no-progress",
-        ];
+        let mut args = QUICK_JSON.to_vec();
         if let Some(s) = shapes {
             args.extend(["--shapes", s]);
         }
@@ -79,14 +81,7 @@ fn repro_fisch_shapes_option_changes_the_jobs_depth() {
 /// `--quality` reaches the planners; a bad one is refused with the input named.
 #[test]
 fn repro_fisch_quality_option_is_parsed_and_checked() {
-    let base = [
-        "repro",
-        "fisch",
-        "--quick",
-        "--format",
-        "json",
-        "--no-progress",
-    ];
+    let base = QUICK_JSON;
     let ok = common::spindle(&[&base[..], &["--quality", "makespan:2"]].concat());
     assert!(ok.status.success(), "{}", common::stderr(&ok));
     let r: serde_json::Value = serde_json::from_slice(&ok.stdout).unwrap();
