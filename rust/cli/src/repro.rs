@@ -3,9 +3,11 @@
 
 use std::path::PathBuf;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
+use spindle_core::dag::generate::Shapes;
+use spindle_core::dag::Quality;
 use spindle_repro::{Opts, Paper};
 
 /// Which paper's experiments to rerun.
@@ -39,6 +41,23 @@ impl PaperArg {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ShapesArg {
+    Deep,
+    Sized,
+    Unfolded,
+}
+
+impl ShapesArg {
+    fn shapes(self) -> Shapes {
+        match self {
+            ShapesArg::Deep => Shapes::Deep,
+            ShapesArg::Sized => Shapes::Sized,
+            ShapesArg::Unfolded => Shapes::Unfolded,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ReproFormat {
     Table,
     Json,
@@ -58,6 +77,18 @@ pub struct ReproArgs {
     /// Seed of the random instances.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// `fisch` only: how the generated jobs are shaped. unfolded: sizes
+    /// 200-4,000 tasks (mean 1,000, Sect. 5.1), wavefront, Laplace, matrix
+    /// and fork-join a 25-node drawing of the schema unfolded over the data
+    /// (9 levels at most); sized: the same sizes, square schemas (tens of
+    /// levels); deep: every job 1,000 tasks, square schemas (the old jobs).
+    #[arg(long, value_enum, default_value_t = ShapesArg::Unfolded)]
+    pub shapes: ShapesArg,
+    /// `fisch` only: the quality condition that drives FISCH's and BLIND's
+    /// refinement, `utilisation:F` or `makespan:F` (default makespan:2; the
+    /// planners' own default elsewhere is utilisation:0.85).
+    #[arg(long)]
+    pub quality: Option<String>,
     #[arg(long, value_enum, default_value_t = ReproFormat::Table)]
     pub format: ReproFormat,
     /// Also draw the results as an SVG chart.
@@ -83,6 +114,13 @@ pub fn run(args: &ReproArgs) -> Result<String> {
         runs: args.runs,
         quick: args.quick,
         seed: args.seed,
+        shapes: args.shapes.shapes(),
+        quality: args
+            .quality
+            .as_deref()
+            .map(Quality::parse)
+            .transpose()
+            .with_context(|| format!("--quality {:?}", args.quality.as_deref().unwrap_or("")))?,
         progress,
     };
     let paper = args.paper.paper();

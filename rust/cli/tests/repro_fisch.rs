@@ -47,3 +47,48 @@ fn repro_fisch_quick_prints_every_table_beside_the_paper() {
     let svg_text = std::fs::read_to_string(&svg).unwrap();
     assert!(svg_text.contains("<svg") && svg_text.contains("fisch (paper)"));
 }
+
+const QUICK_JSON: [&str; 6] = [
+    "repro",
+    "fisch",
+    "--quick",
+    "--format",
+    "json",
+    "--no-progress",
+];
+
+/// `--shapes`: unfolded is the default and its jobs are shallower than deep ones.
+#[test]
+fn repro_fisch_shapes_option_changes_the_jobs_depth() {
+    let c0_setup = |shapes: Option<&str>| {
+        let mut args = QUICK_JSON.to_vec();
+        if let Some(s) = shapes {
+            args.extend(["--shapes", s]);
+        }
+        let o = common::spindle(&args);
+        assert!(o.status.success(), "{}", common::stderr(&o));
+        let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        r[0]["rows"][0]["setup"].clone()
+    };
+    let unfolded = c0_setup(None);
+    assert_eq!(unfolded["shapes"], "unfolded");
+    let deep = c0_setup(Some("deep"));
+    assert_eq!(deep["shapes"], "deep");
+    let levels = |v: &serde_json::Value| v["mean_levels"].as_f64().unwrap();
+    assert!(levels(&unfolded) < levels(&deep), "{unfolded} vs {deep}");
+}
+
+/// `--quality` reaches the planners; a bad one is refused with the input named.
+#[test]
+fn repro_fisch_quality_option_is_parsed_and_checked() {
+    let base = QUICK_JSON;
+    let ok = common::spindle(&[&base[..], &["--quality", "makespan:2"]].concat());
+    assert!(ok.status.success(), "{}", common::stderr(&ok));
+    let r: serde_json::Value = serde_json::from_slice(&ok.stdout).unwrap();
+    let notes = r[0]["notes"].to_string();
+    assert!(notes.contains("Makespan(2.0)"), "{notes}");
+    let bad = common::spindle(&[&base[..], &["--quality", "speed:3"]].concat());
+    assert!(!bad.status.success());
+    let err = common::stderr(&bad);
+    assert!(err.contains("--quality \"speed:3\""), "{err}");
+}

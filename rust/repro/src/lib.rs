@@ -101,6 +101,11 @@ pub struct Opts {
     pub quick: bool,
     /// Seed of the random instances.
     pub seed: u64,
+    /// `repro fisch`: how the generated jobs are shaped.
+    pub shapes: spindle_core::dag::generate::Shapes,
+    /// `repro fisch`: the quality condition that drives FISCH's and BLIND's
+    /// refinement (`None`: makespan within 2x its lower bound).
+    pub quality: Option<spindle_core::dag::Quality>,
     pub progress: ProgressBar,
 }
 

@@ -55,6 +55,72 @@ impl Schema {
     }
 }
 
+/// How a sequence's jobs are shaped. Sect. 5.1 gives sizes "ranging from 200
+/// to 4000 tasks" with "an average 1000 tasks"; Fig. 3 only draws the
+/// schemas, so how deep a 1,000-task job of each schema is stays a reading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shapes {
+    /// Every job has the mean size; wavefront and Laplace are square (about
+    /// 2 sqrt(n) levels), matrix is Gaussian elimination (about 2.8 sqrt(n)),
+    /// fork-join has a phase per 10-100 tasks. The reading before 2026-11-27.
+    Deep,
+    /// The same schemas, sizes drawn from 1/5 to 4x the mean with the mean
+    /// kept (200-4,000 tasks, average 1,000: the text of Sect. 5.1).
+    Sized,
+    /// Sizes as `Sized`; wavefront, Laplace, matrix and fork-join are their
+    /// Fig. 3 drawing (about `UNFOLD_NODES` schema nodes) unfolded over the
+    /// data, each schema node a block of independent tasks joined one to one
+    /// (Sect. 2.1: jobs "result from unfolding a much smaller structure ...
+    /// in parallel, on a set of data"). MapReduce and FFT are as in `Deep`
+    /// (already at most log2 n + 1 levels).
+    Unfolded,
+}
+
+/// Schema nodes of an `Unfolded` job's drawing (a 5 x 5 wavefront: 9 levels).
+pub const UNFOLD_NODES: usize = 25;
+
+impl Shapes {
+    pub const ALL: [Shapes; 3] = [Shapes::Deep, Shapes::Sized, Shapes::Unfolded];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Shapes::Deep => "deep",
+            Shapes::Sized => "sized",
+            Shapes::Unfolded => "unfolded",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<Shapes, DagError> {
+        Shapes::ALL
+            .into_iter()
+            .find(|x| x.name() == s)
+            .ok_or_else(|| {
+                DagError::Generate(format!(
+                    "unknown job shapes {s:?}; known: deep, sized, unfolded"
+                ))
+            })
+    }
+
+    /// The size of one job of a sequence whose mean size is `mean`: `mean`
+    /// under `Deep`, else `mean/5 + Exp(0.842 mean)` redrawn above `4 mean`
+    /// (the truncated exponential's mean is then `mean` within 1 %).
+    pub fn size<R: Rng>(self, mean: usize, rng: &mut R) -> usize {
+        if self == Shapes::Deep {
+            return mean;
+        }
+        let (lo, hi) = ((mean / 5).max(1) as f64, (4 * mean) as f64);
+        let scale = 0.842 * mean as f64;
+        for _ in 0..64 {
+            let u: f64 = rng.gen_range(f64::MIN_POSITIVE..1.0);
+            let x = lo - scale * u.ln();
+            if x <= hi {
+                return x.round() as usize;
+            }
+        }
+        mean
+    }
+}
+
 /// Task graph skeleton: the level of each task (for uniform jobs) and edges.
 struct Skeleton {
     level: Vec<u32>,
@@ -207,15 +273,52 @@ fn skeleton<R: Rng>(schema: Schema, tasks: usize, rng: &mut R) -> Skeleton {
     s
 }
 
-/// Generates a job of `schema` with about `tasks` tasks.
+/// The schema's drawing of about `UNFOLD_NODES` nodes, each node a block of
+/// `tasks / nodes` independent tasks; an edge of the drawing joins the k-th
+/// tasks of its two blocks.
+fn unfolded<R: Rng>(schema: Schema, tasks: usize, rng: &mut R) -> Skeleton {
+    let small = skeleton(schema, UNFOLD_NODES.min(tasks), rng);
+    let width = (tasks as f64 / small.level.len() as f64).round().max(1.0) as u32;
+    let mut s = Skeleton::new();
+    for &l in &small.level {
+        for _ in 0..width {
+            s.add(l);
+        }
+    }
+    for &(a, b) in &small.edges {
+        for k in 0..width {
+            s.edges.push((a * width + k, b * width + k));
+        }
+    }
+    s
+}
+
+/// Generates a job of `schema` with about `tasks` tasks (`Shapes::Deep`).
 pub fn job(schema: Schema, tasks: usize, uniform: bool, seed: u64) -> Result<JobFile, DagError> {
+    job_shaped(schema, tasks, uniform, Shapes::Deep, seed)
+}
+
+/// Generates a job of `schema` with about `tasks` tasks, shaped by `shapes`
+/// (the size itself is the caller's: see `Shapes::size`).
+pub fn job_shaped(
+    schema: Schema,
+    tasks: usize,
+    uniform: bool,
+    shapes: Shapes,
+    seed: u64,
+) -> Result<JobFile, DagError> {
     if tasks == 0 || tasks > MAX_GEN_TASKS {
         return Err(DagError::Generate(format!(
             "tasks is {tasks}, must be 1..={MAX_GEN_TASKS}"
         )));
     }
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let s = skeleton(schema, tasks, &mut rng);
+    let deep = matches!(schema, Schema::MapReduce | Schema::Fft) || shapes != Shapes::Unfolded;
+    let s = if deep {
+        skeleton(schema, tasks, &mut rng)
+    } else {
+        unfolded(schema, tasks, &mut rng)
+    };
     let levels = s.level.iter().max().map_or(0, |&l| l as usize + 1);
     let level_dur: Vec<f64> = (0..levels).map(|_| rng.gen_range(40.0..=120.0)).collect();
     let level_bytes: Vec<f64> = (0..levels).map(|_| rng.gen_range(3e6..=10e6)).collect();
@@ -352,6 +455,58 @@ mod tests {
                 assert!(j.duration.iter().all(|&d| (40.0..=120.0).contains(&d)));
             }
         }
+    }
+
+    fn depth(f: &JobFile) -> usize {
+        let j = Job::from_file("gen", f).unwrap();
+        super::super::abstraction::levels(&j)
+            .iter()
+            .max()
+            .map_or(0, |&l| l as usize + 1)
+    }
+
+    #[test]
+    fn sizes_span_200_to_4000_with_mean_1000() {
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        assert_eq!(Shapes::Deep.size(1000, &mut rng), 1000);
+        let n = 4000;
+        let xs: Vec<usize> = (0..n).map(|_| Shapes::Sized.size(1000, &mut rng)).collect();
+        assert!(xs.iter().all(|&x| (200..=4000).contains(&x)));
+        let mean = xs.iter().sum::<usize>() as f64 / n as f64;
+        assert!((mean - 1000.0).abs() < 40.0, "mean {mean}");
+        // Spread over the range, not bunched at the mean.
+        assert!(xs.iter().filter(|&&x| x < 500).count() > n / 5);
+        assert!(xs.iter().filter(|&&x| x > 2000).count() > n / 20);
+    }
+
+    #[test]
+    fn unfolded_jobs_are_shallow_and_wide_deep_ones_are_not() {
+        for schema in Schema::ALL {
+            let deep = job_shaped(schema, 1000, false, Shapes::Deep, 5).unwrap();
+            let wide = job_shaped(schema, 1000, false, Shapes::Unfolded, 5).unwrap();
+            let j = Job::from_file("gen", &wide).unwrap();
+            assert!(j.len() > 800 && j.len() <= 1100, "{schema:?}: {}", j.len());
+            let (d, w) = (depth(&deep), depth(&wide));
+            match schema {
+                Schema::MapReduce | Schema::Fft => {
+                    assert_eq!(d, w, "{schema:?}");
+                    assert_eq!(deep.edges.len(), wide.edges.len(), "{schema:?}");
+                }
+                _ => {
+                    // A drawing of 25 schema nodes: 9 levels at most, so at
+                    // least ~100 tasks a level on average.
+                    assert!(w <= 9, "{schema:?}: {w} levels");
+                    assert!(j.len() / w >= 100, "{schema:?}: {} per level", j.len() / w);
+                    assert!(d >= 15, "{schema:?}: deep has {d} levels");
+                }
+            }
+        }
+        // The deep reading's square wavefront: 2 sqrt(n) - 1 levels.
+        assert_eq!(depth(&job(Schema::Wavefront, 1024, true, 1).unwrap()), 63);
+        assert!(Shapes::parse("wide")
+            .unwrap_err()
+            .to_string()
+            .contains("deep, sized, unfolded"));
     }
 
     #[test]
