@@ -436,6 +436,17 @@ pub fn run(opts: &Opts) -> Result<Vec<Report>> {
 /// instances of `jobs` LP jobs (jobs / 2 MapReduce jobs of two stages) on
 /// jobs / 2 machines, and the online re-solve (item 5) at the first 3 job
 /// departures, warm from the previous cuts and cold.
+/// The benches' instance of `n` jobs (n/2 MapReduce jobs on n/2 machines):
+/// MapReduce jobs, instance, job set, speeds, LP jobs.
+fn bench_case(n: usize) -> Result<(usize, Instance, JobSet, Speeds, Vec<lp::LpJob>)> {
+    let half = (n / 2).max(1);
+    let inst = Instance::from_file(large(half, half, 10.0, 1000.0, 7))?;
+    let jobs = JobSet::from_instance(&inst);
+    let speeds = Speeds::of(&inst.problem);
+    let lj = lp_jobs(&jobs, &speeds);
+    Ok((half, inst, jobs, speeds, lj))
+}
+
 /// `bench_map_only` times the cutting planes too up to this many LP jobs.
 const CUTTING_PLANES_UP_TO: usize = 500;
 
@@ -463,11 +474,7 @@ pub fn bench_map_only(job_counts: &[usize], repeat: usize) -> Result<String> {
         "jobs", "mr jobs", "lp jobs", "greedy ms", "objective", "cutting planes ms", "objective"
     );
     for &n in job_counts {
-        let half = (n / 2).max(1);
-        let inst = Instance::from_file(large(half, half, 10.0, 1000.0, 7))?;
-        let jobs = JobSet::from_instance(&inst);
-        let speeds = Speeds::of(&inst.problem);
-        let lj = lp_jobs(&jobs, &speeds);
+        let (half, _, jobs, speeds, lj) = bench_case(n)?;
         let (roots, none) = map_stages(&jobs, &lj);
         let invalid = |e: spindle_core::spc::SpcError| ReproError::Invalid(e.to_string());
         let mut ms = f64::INFINITY;
@@ -524,11 +531,7 @@ pub fn bench(job_counts: &[usize], repeat: usize) -> Result<String> {
         "map-only ms"
     );
     for &n in job_counts {
-        let half = (n / 2).max(1);
-        let inst = Instance::from_file(large(half, half, 10.0, 1000.0, 7))?;
-        let jobs = JobSet::from_instance(&inst);
-        let speeds = Speeds::of(&inst.problem);
-        let lj = lp_jobs(&jobs, &speeds);
+        let (half, inst, jobs, speeds, lj) = bench_case(n)?;
         let invalid = |e: spindle_core::spc::SpcError| ReproError::Invalid(e.to_string());
         let (mut lp_ms, mut plan_ms) = (f64::INFINITY, f64::INFINITY);
         // Map-only's LP: the map stages (no predecessors), by the greedy.
