@@ -154,13 +154,6 @@ pub fn solve(
 pub fn solve_independent(jobs: &[LpJob], mu: f64) -> LpSolution {
     let started = std::time::Instant::now();
     let n = jobs.len();
-    let half_time = |j: &LpJob| {
-        if j.p > 0.0 && j.mu_j > 0.0 {
-            0.5 * j.p / j.mu_j
-        } else {
-            0.0
-        }
-    };
     let mut completion: Vec<f64> = jobs.iter().map(|j| j.release + j.min_time()).collect();
     let mut order: Vec<u32> = (0..n as u32)
         .filter(|&j| jobs[j as usize].p > 0.0)
@@ -178,7 +171,7 @@ pub fn solve_independent(jobs: &[LpJob], mu: f64) -> LpSolution {
     let mut h_prev = 0.0;
     for &j in &order {
         let job = &jobs[j as usize];
-        let a = half_time(job);
+        let a = 0.5 * job.min_time();
         let l = job.release + a;
         let at = sorted.partition_point(|&(x, _)| x <= l);
         sorted.insert(at, (l, job.p));
@@ -195,11 +188,7 @@ pub fn solve_independent(jobs: &[LpJob], mu: f64) -> LpSolution {
         h_prev = h;
         completion[j as usize] = y / job.p + a;
     }
-    let objective = jobs
-        .iter()
-        .zip(&completion)
-        .map(|(j, &c)| j.weight * c)
-        .sum();
+    let objective = weighted_sum(jobs, &completion);
     tracing::debug!(
         jobs = n,
         ms = started.elapsed().as_secs_f64() * 1e3,
@@ -322,11 +311,7 @@ pub fn cutting_planes(
         }
     }
     let completion: Vec<f64> = c.iter().map(|&x| x * unit_t).collect();
-    let objective = jobs
-        .iter()
-        .zip(&completion)
-        .map(|(j, &cj)| j.weight * cj)
-        .sum();
+    let objective = weighted_sum(jobs, &completion);
     tracing::debug!(
         jobs = n,
         cuts = cuts.len(),
@@ -370,6 +355,14 @@ pub fn solve_at(
         .map(|(j, &c)| j.weight * c)
         .sum();
     Ok(s)
+}
+
+/// `sum w_j C_j`.
+fn weighted_sum(jobs: &[LpJob], completion: &[f64]) -> f64 {
+    jobs.iter()
+        .zip(completion)
+        .map(|(j, &c)| j.weight * c)
+        .sum()
 }
 
 /// Constraint (2) for `set`, divided by `P(S)`.
