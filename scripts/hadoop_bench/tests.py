@@ -11,7 +11,7 @@ import traceback
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from hadoop_bench import history, mix  # noqa: E402
+from hadoop_bench import history, mix, variant  # noqa: E402
 
 TESTS = []
 
@@ -48,6 +48,28 @@ def bad_mix_lines_are_refused_naming_file_and_line():
     raises(lambda: mix.parse_mix("m.mix", "0 grep\n"), "m.mix:1: expected 'submit_s kind blocks")
     raises(lambda: mix.parse_mix("m.mix", "0 grep 1 1 a/b\n"), "queue 'a/b' is not a queue name")
     raises(lambda: mix.parse_mix("m.mix", "# nothing\n"), "m.mix: no jobs")
+
+
+@test
+def scheduler_variants_carry_their_settings_and_bad_ones_say_why():
+    known = ["spindle", "capacity"]
+    base, settings = variant.parse("spindle@spindle.am.max-share=0.25@spindle.policy = asm1", known)
+    assert (base, settings) == ("spindle", {"spindle.am.max-share": "0.25", "spindle.policy": "asm1"})
+    assert variant.label("SpindleScheduler", settings) == \
+        "SpindleScheduler [spindle.am.max-share=0.25, spindle.policy=asm1]"
+
+    def bad(spec, text):
+        try:
+            variant.parse(spec, known)
+        except variant.VariantError as e:
+            assert text in str(e), f"{text!r} not in {str(e)!r}"
+            return
+        raise AssertionError(f"{spec!r}: no error (expected one naming {text!r})")
+    bad("fifo@a=1", "unknown scheduler 'fifo' in 'fifo@a=1'")
+    bad("spindle@", "bad setting '' in 'spindle@'")
+    bad("spindle@max-share", "bad setting 'max-share'")
+    bad("spindle@a b=1", "bad setting 'a b=1'")
+    bad("spindle@a=1@a=2", "a set twice")
 
 
 @test
