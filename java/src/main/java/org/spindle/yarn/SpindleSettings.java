@@ -78,7 +78,7 @@ public final class SpindleSettings {
    * maxAMShare, the CapacityScheduler's maximum-am-resource-percent): the AM of an app past
    * it waits, so that running AMs never leave their tasks no room. One AM always runs.
    */
-  public double amMaxShare = 0.5;
+  public double amMaxShare = 0.25;
   /**
    * Under the share, the next AM also waits while an admitted app asks for tasks and runs
    * none (it is starved: more AMs would only hold containers idle), or while as many
