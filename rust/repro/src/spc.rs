@@ -449,6 +449,9 @@ fn bench_case(n: usize) -> Result<(usize, Instance, JobSet, Speeds, Vec<lp::LpJo
 
 /// `bench_map_only` times the cutting planes too up to this many LP jobs.
 const CUTTING_PLANES_UP_TO: usize = 500;
+/// `bench` times the cold cutting planes beside [`lp::solve`] (the chain
+/// start) up to this many LP jobs (minutes at 1,000).
+const COLD_UP_TO: usize = 1000;
 
 /// Map-only's LP: the jobs without predecessors (the map stages), and no edges.
 fn map_stages(jobs: &JobSet, lj: &[lp::LpJob]) -> (Vec<lp::LpJob>, Csr) {
@@ -519,12 +522,16 @@ pub fn bench(job_counts: &[usize], repeat: usize) -> Result<String> {
     );
     let _ = writeln!(
         s,
-        "{:>6} {:>8} {:>8} {:>10} {:>8} {:>12} {:>14} {:>14} {:>13}",
+        "{:>6} {:>8} {:>8} {:>10} {:>8} {:>16} {:>12} {:>8} {:>16} {:>12} {:>14} {:>14} {:>13}",
         "jobs",
         "mr jobs",
         "tasks",
         "lp ms",
         "cuts",
+        "objective",
+        "cold lp ms",
+        "cuts",
+        "objective",
         "plan ms",
         "resolve warm",
         "resolve cold",
@@ -537,7 +544,7 @@ pub fn bench(job_counts: &[usize], repeat: usize) -> Result<String> {
         // Map-only's LP: the map stages (no predecessors), by the greedy.
         let (roots, no_preds) = map_stages(&jobs, &lj);
         let mut map_only_ms = f64::INFINITY;
-        let mut cuts = 0;
+        let (mut cuts, mut objective) = (0, 0.0);
         for _ in 0..repeat.max(1) {
             let t = Instant::now();
             lp::solve(&roots, &no_preds, speeds.mu(), &[]).map_err(invalid)?;
@@ -546,12 +553,25 @@ pub fn bench(job_counts: &[usize], repeat: usize) -> Result<String> {
             let sol = lp::solve(&lj, &jobs.after, speeds.mu(), &[]).map_err(invalid)?;
             lp_ms = lp_ms.min(t.elapsed().as_secs_f64() * 1e3);
             cuts = sol.cuts.len();
+            objective = sol.objective;
             let t = Instant::now();
             scheduler(PolicyKind::Spc)?
                 .schedule(&jobs, &inst.problem, 0)
                 .map_err(invalid)?;
             plan_ms = plan_ms.min(t.elapsed().as_secs_f64() * 1e3);
         }
+        // The same LP by the cold cutting planes (the solver before the chain start), once.
+        let cold = if lj.len() <= COLD_UP_TO {
+            let t = Instant::now();
+            let sol = lp::cutting_planes(&lj, &jobs.after, speeds.mu(), &[]).map_err(invalid)?;
+            (
+                format!("{:.1}", t.elapsed().as_secs_f64() * 1e3),
+                sol.cuts.len().to_string(),
+                format!("{:.9e}", sol.objective),
+            )
+        } else {
+            ("-".to_string(), "-".to_string(), "-".to_string())
+        };
         // Online: re-solve at the first 10 job departures of S-PC's schedule.
         let o = scheduler(PolicyKind::Spc)?
             .schedule(&jobs, &inst.problem, 0)
@@ -591,12 +611,16 @@ pub fn bench(job_counts: &[usize], repeat: usize) -> Result<String> {
         let ev = events.max(1) as f64;
         let _ = writeln!(
             s,
-            "{:>6} {:>8} {:>8} {:>10.1} {:>8} {:>12.1} {:>11.1} ms {:>11.1} ms {:>13.2}",
+            "{:>6} {:>8} {:>8} {:>10.1} {:>8} {:>16.9e} {:>12} {:>8} {:>16} {:>12.1} {:>11.1} ms {:>11.1} ms {:>13.2}",
             jobs.len(),
             half,
             jobs.task_size.len(),
             lp_ms,
             cuts,
+            objective,
+            cold.0,
+            cold.1,
+            cold.2,
             plan_ms,
             warm_ms / ev,
             cold_ms / ev,
@@ -605,7 +629,7 @@ pub fn bench(job_counts: &[usize], repeat: usize) -> Result<String> {
     }
     let _ = writeln!(
         s,
-        "resolve: mean time of one re-solve with the remaining work at each of the first 3 job departures (warm: from the previous solve's cuts)"
+        "resolve: mean time of one re-solve with the remaining work at each of the first 3 job departures (warm: from the previous solve's cuts); lp: lp::solve (cutting planes from a chain of Sidney-merged Smith prefixes), cold: lp::cutting_planes (no chain), once, up to {COLD_UP_TO} LP jobs"
     );
     Ok(s)
 }
