@@ -195,8 +195,9 @@ pub struct SessionConfig {
 }
 
 /// Most LP jobs (open stages of live applications) [`JobOrder::Spc`]
-/// solves; above it the plan uses [`JobOrder::WeightedRemaining`] (the LP
-/// takes about 350 ms at 200 jobs and minutes at 1,000).
+/// solves; above it the plan uses [`JobOrder::WeightedRemaining`] (the LP,
+/// from its chain start, takes about 100 ms at 200 jobs, 1 s at 500 and a
+/// minute at 1,000: docs/benchmarks.md).
 pub const SPC_MAX_LP_JOBS: usize = 200;
 
 /// Bounded overtaking under [`JobOrder::WeightedRemaining`]. Smith's rule

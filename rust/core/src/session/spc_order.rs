@@ -274,8 +274,8 @@ mod tests {
         assert!(!o.fallback);
         assert_eq!(o.lp_jobs, 5);
         assert_eq!(order(&o), vec![1, 2, 0]);
-        let cuts = o.cuts.expect("the LP ran");
-        assert!(!cuts.is_empty());
+        // The LP ran (the chain start needs no cut here: none to keep).
+        assert!(o.cuts.is_some());
         // Each key is the map stage's C_j, at least its own processing time.
         for &(a, c) in &o.keys {
             let w = &apps[a as usize];
