@@ -158,16 +158,7 @@ pub fn solve_independent(jobs: &[LpJob], mu: f64) -> LpSolution {
     let started = std::time::Instant::now();
     let n = jobs.len();
     let mut completion: Vec<f64> = jobs.iter().map(|j| j.release + j.min_time()).collect();
-    let mut order: Vec<u32> = (0..n as u32)
-        .filter(|&j| jobs[j as usize].p > 0.0)
-        .collect();
-    // Smith's order; ties by index, so the answer is deterministic.
-    order.sort_by(|&a, &b| {
-        let (ja, jb) = (&jobs[a as usize], &jobs[b as usize]);
-        (jb.weight / jb.p)
-            .total_cmp(&(ja.weight / ja.p))
-            .then(a.cmp(&b))
-    });
+    let order = by_ratio(jobs, |j| jobs[j].weight / jobs[j].p);
     // The prefix's jobs as (L_j, p_j), sorted by L.
     let mut sorted: Vec<(f64, f64)> = Vec::with_capacity(order.len());
     let mut pl_total = 0.0;
@@ -276,12 +267,18 @@ pub fn start_order(jobs: &[LpJob], preds: &Csr) -> Vec<u32> {
             ratio[j] = joint;
         }
     }
-    let mut order: Vec<u32> = (0..n as u32)
+    by_ratio(jobs, |j| ratio[j])
+}
+
+/// The jobs with work, `ratio` highest first (Smith's order for `w_j /
+/// p_j`); ties by index, so the answer is deterministic.
+fn by_ratio(jobs: &[LpJob], ratio: impl Fn(usize) -> f64) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..jobs.len() as u32)
         .filter(|&j| jobs[j as usize].p > 0.0)
         .collect();
     order.sort_by(|&a, &b| {
-        ratio[b as usize]
-            .total_cmp(&ratio[a as usize])
+        ratio(b as usize)
+            .total_cmp(&ratio(a as usize))
             .then(a.cmp(&b))
     });
     order
@@ -539,11 +536,7 @@ pub fn solve_at(
     for c in &mut s.completion {
         *c += now;
     }
-    s.objective = jobs
-        .iter()
-        .zip(&s.completion)
-        .map(|(j, &c)| j.weight * c)
-        .sum();
+    s.objective = weighted_sum(jobs, &s.completion);
     Ok(s)
 }
 
