@@ -115,12 +115,11 @@ fn measure(
     quality: Option<Quality>,
     as_printed: bool,
 ) -> Result<Measured> {
-    let d = PlanOptions::default();
     let opts = PlanOptions {
         load: Some(0.95),
         as_printed,
         quality: quality.unwrap_or(DEFAULT_QUALITY),
-        ..d
+        ..PlanOptions::default()
     };
     let out = plan(jobs, dc, policy, &opts);
     let last_release = releases(jobs, dc, opts.load).last().copied().unwrap_or(0.0);
