@@ -103,6 +103,28 @@ def map_locality(h):
     return out
 
 
+# ------------------------------------------------------ the RM's grants
+
+CS_GRANT = re.compile(r"assignedContainer application attempt=appattempt_(\d+_\d+)_\d+ .* type=(NODE_LOCAL|RACK_LOCAL|OFF_SWITCH)")
+
+
+def grant_localities(lines, app_id):
+    """The locality of every container the CapacityScheduler (stock or with
+    Spindle's allocator) granted to `app_id`, by its "assignedContainer ...
+    type=" INFO lines: what the scheduler placed, before the MR AM matches
+    containers to maps (its DATA_LOCAL_MAPS counter). The AM's and the
+    reducers' containers have no host asks and count as OFF_SWITCH."""
+    suffix = app_id[len("application_"):]
+    out = {"NODE_LOCAL": 0, "RACK_LOCAL": 0, "OFF_SWITCH": 0}
+    for line in lines:
+        if suffix not in line:
+            continue
+        m = CS_GRANT.search(line)
+        if m and m.group(1) == suffix:
+            out[m.group(2)] += 1
+    return out
+
+
 # ------------------------------------------------------------ the timeline
 
 def _log_ms(line):

@@ -169,6 +169,18 @@ AM_LOG = """2026-11-27 01:00:10,000 INFO [x] attempt_1_0001_m_000000_0 TaskAttem
 
 
 @test
+def grant_localities_count_the_capacity_schedulers_grants_of_one_app():
+    line = ("2026-11-27 19:34:18,233 INFO allocator.AbstractContainerAllocator: assignedContainer "
+            "application attempt=appattempt_1795808046808_{app}_000001 container=null queue=a "
+            "clusterResource=<memory:6144, vCores:12> type={t} requestedPartition=")
+    lines = [line.format(app="0001", t="OFF_SWITCH")] + [line.format(app="0001", t="NODE_LOCAL")] * 7 + [
+        line.format(app="0001", t="RACK_LOCAL"), line.format(app="00012", t="NODE_LOCAL"),
+        line.format(app="0002", t="NODE_LOCAL"), "2026-11-27 ... unrelated 1795808046808_0001"]
+    got = history.grant_localities(lines, "application_1795808046808_0001")
+    assert got == {"NODE_LOCAL": 7, "RACK_LOCAL": 1, "OFF_SWITCH": 1}, got
+
+
+@test
 def timeline_joins_the_rm_log_and_the_am_syslog():
     with tempfile.TemporaryDirectory() as work:
         os.makedirs(os.path.join(work, "logs"))
@@ -219,6 +231,15 @@ def capacity_spindle_checks_its_allocator_and_the_stock_locality():
     local = [c for k, c in out.items() if "as many data-local maps as the stock" in k]
     assert len(placed) == 1 and placed[0]["passed"], out
     assert len(local) == 1 and local[0]["passed"] and "7 against 6 of 8" in local[0]["detail"], local
+    # With the RM's node-local grants on both, those decide (the MR AM's matching is no scheduler's).
+    rm = {c["check"]: c for c in b.verdicts([dict(stock, rm_node_local=8),
+                                             dict(cs, data_local=5, rm_node_local=8)], [], Args)}
+    local = [c for k, c in rm.items() if "as many node-local map grants as the stock" in k]
+    assert len(local) == 1 and local[0]["passed"], rm
+    assert "8 against 8 of 8 (MR data-local maps 5 against 6)" in local[0]["detail"], local
+    rm = {c["check"]: c for c in b.verdicts([dict(stock, rm_node_local=8),
+                                             dict(cs, rm_node_local=7)], [], Args)}
+    assert not [c for k, c in rm.items() if "node-local map grants" in k][0]["passed"], rm
     # No allocator of Spindle's placed the job (a silent fallback), fewer data-local maps, a core error.
     cs.update(spindle_grants=0, data_local=5, core_errors=1)
     assert not [c for c in b.verdicts([stock, dict(cs, spindle_grants=11, core_errors=0, data_local=7,
