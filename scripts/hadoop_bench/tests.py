@@ -70,6 +70,25 @@ def scheduler_variants_carry_their_settings_and_bad_ones_say_why():
     bad("spindle@max-share", "bad setting 'max-share'")
     bad("spindle@a b=1", "bad setting 'a b=1'")
     bad("spindle@a=1@a=2", "a set twice")
+    bad("capacity@allocation.max AM=1", "bad setting 'allocation.max AM=1'")
+    bad("capacity@allocation.<x>=1", "bad allocation-file element in 'allocation.<x>=1'")
+    bad("capacity@allocation.queueMaxAMShareDefault=<1>", "bad value '<1>' of allocation.queueMaxAMShareDefault")
+    # Where each setting goes, and the FairScheduler's allocation file.
+    cs, yarn, alloc = variant.split({"yarn.scheduler.capacity.maximum-am-resource-percent": "0.25",
+                                     "spindle.am.max-share": "0.25",
+                                     "allocation.queueMaxAMShareDefault": "0.25"})
+    assert cs == {"yarn.scheduler.capacity.maximum-am-resource-percent": "0.25"}, cs
+    assert yarn == {"spindle.am.max-share": "0.25"} and alloc == {"queueMaxAMShareDefault": "0.25"}, (yarn, alloc)
+    assert "<allocations>\n  <queueMaxAMShareDefault>0.25</queueMaxAMShareDefault>\n</allocations>" in \
+        variant.allocation_file(alloc)
+    # allocation.* on another scheduler than the FairScheduler: refused at registration.
+    b = bench()
+    try:
+        b.add_variant("capacity@allocation.queueMaxAMShareDefault=0.25")
+        raise AssertionError("allocation.* accepted for the CapacityScheduler")
+    except variant.VariantError as e:
+        assert "allocation.* settings are the FairScheduler's" in str(e), e
+    b.add_variant("fair@allocation.queueMaxAMShareDefault=0.25")
 
 
 @test

@@ -1,7 +1,17 @@
 """Scheduler variants named on hadoop-bench's command line:
 KEY@NAME=VALUE[@NAME=VALUE...] is scheduler KEY with those ResourceManager
 settings (say spindle@spindle.am.max-share=0.25), so that settings are
-compared in one run on one cluster."""
+compared in one run on one cluster.
+
+Where a setting goes: the CapacityScheduler's own keys
+(yarn.scheduler.capacity.*) to its capacity-scheduler.xml, which overrides
+yarn-site.xml; allocation.ELEMENT (FairScheduler only) to a top-level
+element of its allocation file (say fair@allocation.queueMaxAMShareDefault=0.25);
+the rest to yarn-site.xml."""
+
+import re
+
+ALLOCATION = "allocation."
 
 
 class VariantError(ValueError):
@@ -22,8 +32,28 @@ def parse(spec, known):
             raise VariantError(f"bad setting {p!r} in {spec!r}: NAME=VALUE")
         if name in settings:
             raise VariantError(f"{name} set twice in {spec!r}")
+        if name.startswith(ALLOCATION) and not re.fullmatch(r"[A-Za-z][A-Za-z0-9]*", name[len(ALLOCATION):]):
+            raise VariantError(f"bad allocation-file element in {p!r} of {spec!r}: "
+                               "allocation.ELEMENT, ELEMENT a name like queueMaxAMShareDefault")
+        if name.startswith(ALLOCATION) and re.search(r"[<>&]", value):
+            raise VariantError(f"bad value {value!r} of {name} in {spec!r}: no <, > or &")
         settings[name] = value
     return base, settings
+
+
+def split(settings):
+    """(capacity-scheduler.xml keys, yarn-site.xml keys, FairScheduler
+    allocation-file elements) of a variant's settings."""
+    cs = {k: v for k, v in settings.items() if k.startswith("yarn.scheduler.capacity.")}
+    alloc = {k[len(ALLOCATION):]: v for k, v in settings.items() if k.startswith(ALLOCATION)}
+    yarn = {k: v for k, v in settings.items() if k not in cs and not k.startswith(ALLOCATION)}
+    return cs, yarn, alloc
+
+
+def allocation_file(elements):
+    """A FairScheduler allocation file with these top-level elements."""
+    return "<?xml version=\"1.0\"?>\n<allocations>\n" + "".join(
+        f"  <{k}>{v}</{k}>\n" for k, v in elements.items()) + "</allocations>\n"
 
 
 def label(base_label, settings):
