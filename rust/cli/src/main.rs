@@ -11,7 +11,7 @@ use spindle_core::generate::{generate, GenSpec};
 use spindle_core::plan::timed_plan;
 use spindle_core::policy::asm1::{semi_matching, Asm1Workspace};
 use spindle_core::policy::delay::LocalityDelay;
-use spindle_core::session::{JobOrder, SessionEvent};
+use spindle_core::session::{JobOrder, SessionEvent, TaskChoice};
 use spindle_core::spc::JobSet;
 use spindle_core::{Assignment, CostModel, Instance, JobScheduler, Metrics, PolicyKind};
 use spindle_sim::{simulate, NetworkModel, SimConfig};
@@ -391,12 +391,24 @@ struct SimulateArgs {
     /// spc-identical, spc-map-only, huwf, tetris (docs/design.md).
     #[arg(long, default_value = "weighted-remaining", value_parser = parse_job_order)]
     job_order: JobOrder,
+    /// Which task a grant books under --exact-blocks: mapreduce (the task
+    /// the MR AM runs in that container: the first pending map with a
+    /// replica on its host, else its rack, else any) or planned (the plan's
+    /// task, as for an AM told which task to run). The simulated AM is the
+    /// MR AM either way.
+    #[arg(long, default_value = "mapreduce", value_parser = parse_task_choice)]
+    task_choice: TaskChoice,
     /// Say why job APP (its id in the workload) waited: the heartbeats that
     /// passed it over, each with its reason (no planned work for the
     /// node, waiting for locality until T, the job order put another job
     /// first, no room), printed after the table; in JSON under "explain".
     #[arg(long, value_name = "APP")]
     explain: Option<String>,
+}
+
+fn parse_task_choice(s: &str) -> Result<TaskChoice, String> {
+    TaskChoice::from_name(s)
+        .ok_or_else(|| format!("unknown task choice {s:?}: {}", TaskChoice::names()))
 }
 
 fn parse_job_order(s: &str) -> Result<JobOrder, String> {
@@ -699,6 +711,7 @@ fn cmd_simulate(a: SimulateArgs, limits: &Limits) -> Result<()> {
         incremental: a.incremental,
         max_wait_ms: a.max_wait_ms,
         job_order: a.job_order,
+        task_choice: a.task_choice,
         ..SimConfig::default()
     };
     let (mut cfg, jobs, load) = cluster::build(&a.w, limits, base)?;

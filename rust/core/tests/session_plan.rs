@@ -8,6 +8,7 @@
 use proptest::prelude::*;
 use spindle_core::model::{CostModel, NodeId, Problem};
 use spindle_core::plan::evaluate;
+use spindle_core::session::TaskChoice;
 use spindle_core::session::ANY;
 use spindle_core::{Locality, PolicyKind, Resources, Session, SessionConfig};
 
@@ -89,6 +90,8 @@ impl Am {
 fn run(policy: PolicyKind, nodes: usize, blocks: &[Vec<NodeId>]) -> (u32, Vec<Locality>, Vec<u32>) {
     let mut s = Session::new(SessionConfig {
         policy,
+        // This AM runs the booked task: it is told which.
+        task_choice: TaskChoice::Planned,
         ..SessionConfig::default()
     });
     for n in 0..nodes as NodeId {

@@ -3,7 +3,7 @@
 //! stated assumptions.
 
 use spindle_core::policy::delay::LocalityDelay;
-use spindle_core::session::JobOrder;
+use spindle_core::session::{JobOrder, TaskChoice};
 use spindle_core::{CostModel, PolicyKind, Resources};
 
 /// How a non-local map reads its block.
@@ -97,6 +97,9 @@ pub struct SimConfig {
     pub max_wait_ms: i64,
     /// The Session's application order (`SessionConfig::job_order`).
     pub job_order: JobOrder,
+    /// Which task a grant of an exact pool books (`SessionConfig::task_choice`;
+    /// the simulated AM is the MR AM either way).
+    pub task_choice: TaskChoice,
     /// Keep a record per task (for tests and plots).
     pub record_tasks: bool,
     pub seed: u64,
@@ -154,6 +157,7 @@ impl Default for SimConfig {
             incremental: false,
             max_wait_ms: spindle_core::session::DEFAULT_MAX_WAIT_MS,
             job_order: JobOrder::default(),
+            task_choice: TaskChoice::default(),
             record_tasks: false,
             seed: 1,
             policy: PolicyKind::HadoopDefault,

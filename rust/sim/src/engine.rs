@@ -530,6 +530,7 @@ impl<'a> Sim<'a> {
             delay: cfg.delay,
             max_wait_ms: cfg.max_wait_ms,
             job_order: cfg.job_order,
+            task_choice: cfg.task_choice,
             ..SessionConfig::default()
         });
         session.set_planning(Planning::Modelled {

@@ -192,6 +192,36 @@ pub struct SessionConfig {
     /// `per-node-heartbeat.maximum-offswitch-assignments`). Like Hadoop's,
     /// a value below 1 counts as 1.
     pub offswitch_per_heartbeat: u32,
+    /// Which task of an exact pool (a job's split file) a grant books.
+    pub task_choice: TaskChoice,
+}
+
+/// Which task a grant of an exact pool books: the AM, not the RM, picks the
+/// task that runs in a container, and the Session's pending tasks must stay
+/// the AM's, or its next grants are planned for tasks already running.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum TaskChoice {
+    /// The stock MapReduce AM's: the first pending map in split order with a
+    /// replica on the container's host, else in its rack, else any
+    /// (`RMContainerAllocator.assignMapsWithLocality`).
+    #[default]
+    MapReduceAm,
+    /// The planned task: an AM that is told which task to run.
+    Planned,
+}
+
+impl TaskChoice {
+    pub fn from_name(name: &str) -> Option<TaskChoice> {
+        match name {
+            "mapreduce" => Some(TaskChoice::MapReduceAm),
+            "planned" => Some(TaskChoice::Planned),
+            _ => None,
+        }
+    }
+
+    pub fn names() -> &'static str {
+        "mapreduce, planned"
+    }
 }
 
 /// Most LP jobs (open stages of live applications) [`JobOrder::Spc`]
@@ -238,6 +268,7 @@ impl Default for SessionConfig {
             stall_ms: DEFAULT_STALL_MS,
             job_order: JobOrder::default(),
             offswitch_per_heartbeat: DEFAULT_OFFSWITCH_PER_HEARTBEAT,
+            task_choice: TaskChoice::default(),
         }
     }
 }

@@ -4,7 +4,7 @@
 use crate::model::{Locality, NodeId};
 use crate::policy::PolicyKind;
 use crate::session::{
-    AppId, Grant, JobOrder, Planning, Resources, Session, SessionConfig, Slot, ANY,
+    AppId, Grant, JobOrder, Planning, Resources, Session, SessionConfig, Slot, TaskChoice, ANY,
 };
 
 use super::{cap, feed, ordered, session};
@@ -113,6 +113,47 @@ fn asm1_steals_only_local_tasks() {
         }
     }
     assert_eq!(n, 1, "h2 runs its one local task and stays idle");
+}
+
+/// The stock MR AM runs the first pending map (split order) with a replica
+/// on the container's host: a grant of an exact pool books that task, not
+/// the planned one, so the next grant is not planned for a running task.
+/// An AM told its task (`TaskChoice::Planned`) runs the planned one.
+#[test]
+fn a_grant_books_the_task_the_mapreduce_am_runs() {
+    for (choice, booked_h1, h2_grants) in [
+        (TaskChoice::MapReduceAm, 0u32, 0u32),
+        (TaskChoice::Planned, 1, 1),
+    ] {
+        let mut s = Session::new(SessionConfig {
+            policy: PolicyKind::Asm1,
+            max_wait_ms: -1,
+            job_order: JobOrder::Fifo,
+            task_choice: choice,
+            ..SessionConfig::default()
+        });
+        let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+        let h2 = s.add_node("h2", "/r1", cap(), 1.0).unwrap();
+        let app = s.add_app("app", 1.0, 0).unwrap();
+        // Task 0 on h1 and h2, task 1 on h1 only: the plan puts 1 on h1, 0 on h2.
+        feed(&mut s, app, &[&["h1", "h2"], &["h1"]]);
+        s.plan_if_dirty();
+        assert_eq!(s.queued(), vec![1, 1], "{choice:?}");
+        let mut out = Vec::new();
+        s.node_heartbeat(h1, cap(), 0, &mut out).unwrap();
+        assert_eq!(out.len(), 1, "{choice:?}");
+        assert_eq!(s.booked_tasks(), &[(app, 20, booked_h1)], "{choice:?}");
+        // Under the MR AM task 0 runs on h1: h2's planned entry is stale and
+        // h2 has no local task left (task 1 is h1's only).
+        s.node_heartbeat(h2, cap(), 0, &mut out).unwrap();
+        assert_eq!(
+            out.iter().map(|g| g.count).sum::<u32>(),
+            h2_grants,
+            "{choice:?} {out:?} {:?} {:?}",
+            s.booked_tasks(),
+            s.queued()
+        );
+    }
 }
 
 /// The asking index gives what the FIFO visit gives a local-only policy,

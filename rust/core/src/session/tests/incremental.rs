@@ -4,7 +4,9 @@ use std::collections::HashMap;
 
 use crate::model::{Locality, NodeId};
 use crate::policy::PolicyKind;
-use crate::session::{AppId, JobOrder, Planning, Resources, Session, SessionConfig, ANY};
+use crate::session::{
+    AppId, JobOrder, Planning, Resources, Session, SessionConfig, TaskChoice, ANY,
+};
 use proptest::prelude::*;
 
 fn cap() -> Resources {
@@ -24,6 +26,8 @@ fn cluster_ordered(n: usize, job_order: JobOrder) -> Session {
         policy: PolicyKind::Asm1,
         max_wait_ms: -1,
         job_order,
+        // A start runs the task the queue holds (the bounds below are the plan's).
+        task_choice: TaskChoice::Planned,
         ..SessionConfig::default()
     });
     s.set_planning(Planning::Background);
