@@ -937,25 +937,19 @@ fn mr_am_choice(g: &mut Group, nodes: &[NodeState], node: NodeId) -> Option<usiz
     }
     let rack = nodes.get(node as usize)?.rack;
     let end = pool.len().min(g.first_free.saturating_add(BOOK_SCAN));
-    let (mut in_rack, mut any) = (None, None);
-    for t in g.first_free..end {
-        if pool.started[t] {
-            continue;
-        }
-        let replicas = pool.replicas.of(t);
-        if replicas.contains(&node) {
-            return Some(t);
-        }
-        any.get_or_insert(t);
-        if in_rack.is_none()
-            && replicas
-                .iter()
-                .any(|&r| nodes.get(r as usize).is_some_and(|n| n.rack == rack))
-        {
-            in_rack = Some(t);
-        }
-    }
-    in_rack.or(any)
+    // The AM's passes in turn; the rack's only when no map is local (rare
+    // for a planned grant, whose task is local), as they cost more.
+    let first = |ok: &dyn Fn(&[NodeId]) -> bool| {
+        (g.first_free..end).find(|&t| !pool.started[t] && ok(pool.replicas.of(t)))
+    };
+    first(&|r| r.contains(&node))
+        .or_else(|| {
+            first(&|r| {
+                r.iter()
+                    .any(|&h| nodes.get(h as usize).is_some_and(|n| n.rack == rack))
+            })
+        })
+        .or_else(|| first(&|_| true))
 }
 
 /// The Session's [`ClusterView`]: a heartbeat of a node with `free`
