@@ -291,6 +291,19 @@ def capacity_spindle_checks_its_allocator_and_the_stock_locality():
 
 
 @test
+def a_full_disk_is_named_before_hdfs_fails_mid_write():
+    b = bench()
+    with tempfile.TemporaryDirectory() as d:
+        b.check_disk(d, 1, "one byte")
+        try:
+            b.check_disk(d, 1 << 60, "the mix's 54 blocks of 32 MiB")
+            raise AssertionError("no error for an exabyte")
+        except b.Failure as e:
+            assert f"the mix's 54 blocks of 32 MiB needs about {(1 << 60) / 2**30:.1f} GiB in {d}" in str(e), e
+            assert "--keep" in str(e), e
+
+
+@test
 def the_whole_run_timeout_is_not_swallowed_by_a_job():
     # Seen 2026-11-27: the alarm fired inside a WordCount, run_job reported it
     # as that job's failure and the run went on with no timer left.
