@@ -101,34 +101,41 @@ fn a_cycle_of_jobs_is_an_error_naming_the_job() {
     );
 }
 
-#[test]
-fn repro_spc_quick_prints_ours_beside_the_papers() {
-    let o = spindle(&[
+/// `spindle repro spc --quick ARGS --format json`: the reports, after
+/// checking that their experiments are `names`.
+fn repro_spc_json(args: &[&str], names: &[&str]) -> Vec<serde_json::Value> {
+    let mut all = vec![
         "repro",
         "spc",
         "--quick",
-        "--model",
-        "schedule",
         "--format",
         "json",
         "--no-progress",
-    ]);
+    ];
+    all.extend_from_slice(args);
+    let o = spindle(&all);
     assert!(o.status.success(), "{}", stderr(&o));
     let reports: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let reports = reports.as_array().unwrap();
-    let names: Vec<&str> = reports
+    let reports = reports.as_array().unwrap().clone();
+    let got: Vec<&str> = reports
         .iter()
         .map(|r| r["experiment"].as_str().unwrap())
         .collect();
-    assert_eq!(
-        names,
-        [
+    assert_eq!(got, names);
+    reports
+}
+
+#[test]
+fn repro_spc_quick_prints_ours_beside_the_papers() {
+    let reports = repro_spc_json(
+        &["--model", "schedule"],
+        &[
             "spc-fig4a",
             "spc-fig4b",
             "spc-fig4c",
             "spc-fig7",
-            "spc-fig8"
-        ]
+            "spc-fig8",
+        ],
     );
     for r in &reports[..3] {
         let rows = r["rows"].as_array().unwrap();
@@ -180,26 +187,9 @@ fn repro_spc_quick_prints_ours_beside_the_papers() {
 
 #[test]
 fn repro_spc_runs_fig4_in_both_models_side_by_side() {
-    let o = spindle(&[
-        "repro",
-        "spc",
-        "--quick",
-        "--runs",
-        "1",
-        "--format",
-        "json",
-        "--no-progress",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let reports: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let reports = reports.as_array().unwrap();
-    let names: Vec<&str> = reports
-        .iter()
-        .map(|r| r["experiment"].as_str().unwrap())
-        .collect();
-    assert_eq!(
-        names,
-        [
+    let reports = repro_spc_json(
+        &["--runs", "1"],
+        &[
             "spc-fig4a",
             "spc-fig4b",
             "spc-fig4c",
@@ -208,8 +198,8 @@ fn repro_spc_runs_fig4_in_both_models_side_by_side() {
             "spc-fig4c-simulated",
             "spc-fig4-models",
             "spc-fig7",
-            "spc-fig8"
-        ]
+            "spc-fig8",
+        ],
     );
     for r in &reports[3..6] {
         let rows = r["rows"].as_array().unwrap();
