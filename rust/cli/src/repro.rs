@@ -57,6 +57,28 @@ impl ShapesArg {
     }
 }
 
+/// `repro spc --model`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ModelArg {
+    /// S-PC's own schedule model (a task runs size / speed): Fig. 4, 7, 8.
+    Schedule,
+    /// The YARN simulator of `spindle simulate`: Fig. 4 only.
+    Simulate,
+    /// Both, and Fig. 4 of the two side by side.
+    Both,
+}
+
+impl ModelArg {
+    fn model(self) -> spindle_repro::spc::Model {
+        use spindle_repro::spc::Model;
+        match self {
+            ModelArg::Schedule => Model::Schedule,
+            ModelArg::Simulate => Model::Simulate,
+            ModelArg::Both => Model::Both,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ReproFormat {
     Table,
@@ -89,6 +111,11 @@ pub struct ReproArgs {
     /// planners' own default elsewhere is utilisation:0.85).
     #[arg(long)]
     pub quality: Option<String>,
+    /// `spc` only: run Fig. 4 in S-PC's schedule model, in the YARN
+    /// simulator (`spindle simulate`'s engine), or both side by side
+    /// (default both; Fig. 7 and 8 run in the schedule model only).
+    #[arg(long, value_enum)]
+    pub model: Option<ModelArg>,
     #[arg(long, value_enum, default_value_t = ReproFormat::Table)]
     pub format: ReproFormat,
     /// Also draw the results as an SVG chart.
@@ -100,6 +127,9 @@ pub struct ReproArgs {
 }
 
 pub fn run(args: &ReproArgs) -> Result<String> {
+    if args.model.is_some() && args.paper != PaperArg::Spc {
+        anyhow::bail!("--model applies to `spindle repro spc` only");
+    }
     let progress = if args.no_progress {
         ProgressBar::hidden()
     } else {
@@ -121,6 +151,7 @@ pub fn run(args: &ReproArgs) -> Result<String> {
             .map(Quality::parse)
             .transpose()
             .with_context(|| format!("--quality {:?}", args.quality.as_deref().unwrap_or("")))?,
+        spc_model: args.model.map_or(Default::default(), ModelArg::model),
         progress,
     };
     let paper = args.paper.paper();

@@ -101,32 +101,41 @@ fn a_cycle_of_jobs_is_an_error_naming_the_job() {
     );
 }
 
-#[test]
-fn repro_spc_quick_prints_ours_beside_the_papers() {
-    let o = spindle(&[
+/// `spindle repro spc --quick ARGS --format json`: the reports, after
+/// checking that their experiments are `names`.
+fn repro_spc_json(args: &[&str], names: &[&str]) -> Vec<serde_json::Value> {
+    let mut all = vec![
         "repro",
         "spc",
         "--quick",
         "--format",
         "json",
         "--no-progress",
-    ]);
+    ];
+    all.extend_from_slice(args);
+    let o = spindle(&all);
     assert!(o.status.success(), "{}", stderr(&o));
     let reports: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let reports = reports.as_array().unwrap();
-    let names: Vec<&str> = reports
+    let reports = reports.as_array().unwrap().clone();
+    let got: Vec<&str> = reports
         .iter()
         .map(|r| r["experiment"].as_str().unwrap())
         .collect();
-    assert_eq!(
-        names,
-        [
+    assert_eq!(got, names);
+    reports
+}
+
+#[test]
+fn repro_spc_quick_prints_ours_beside_the_papers() {
+    let reports = repro_spc_json(
+        &["--model", "schedule"],
+        &[
             "spc-fig4a",
             "spc-fig4b",
             "spc-fig4c",
             "spc-fig7",
-            "spc-fig8"
-        ]
+            "spc-fig8",
+        ],
     );
     for r in &reports[..3] {
         let rows = r["rows"].as_array().unwrap();
@@ -165,8 +174,112 @@ fn repro_spc_quick_prints_ours_beside_the_papers() {
             .iter()
             .all(|r| r["paper"]["twct_increase_s"].as_f64().unwrap() > 0.0));
     }
-    let t = spindle(&["repro", "spc", "--quick", "--no-progress"]);
+    let t = spindle(&[
+        "repro",
+        "spc",
+        "--quick",
+        "--model",
+        "schedule",
+        "--no-progress",
+    ]);
     assert!(stdout(&t).contains("spc_improvement_up_to=") && stdout(&t).contains("(paper 0.620)"));
+}
+
+#[test]
+fn repro_spc_runs_fig4_in_both_models_side_by_side() {
+    let reports = repro_spc_json(
+        &["--runs", "1"],
+        &[
+            "spc-fig4a",
+            "spc-fig4b",
+            "spc-fig4c",
+            "spc-fig4a-simulated",
+            "spc-fig4b-simulated",
+            "spc-fig4c-simulated",
+            "spc-fig4-models",
+            "spc-fig7",
+            "spc-fig8",
+        ],
+    );
+    for r in &reports[3..6] {
+        let rows = r["rows"].as_array().unwrap();
+        // 3 benchmarks x 6 contenders (S-PC, the paper's three baselines, FIFO
+        // and S-PC under the other slow start), then S-PC's best over the five.
+        assert_eq!(rows.len(), 3 * 6 + 5, "{}", r["experiment"]);
+        let policies: Vec<&str> = rows[..6]
+            .iter()
+            .map(|r| r["policy"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            policies,
+            [
+                "spc",
+                "fifo",
+                "spc-identical",
+                "spc-map-only",
+                "fifo slowstart=1",
+                "spc slowstart=0.05"
+            ]
+        );
+        for row in &rows[..18] {
+            assert!(row["ours"]["twct_s"].as_f64().unwrap() > 0.0, "{row}");
+        }
+        let notes = r["notes"].as_array().unwrap();
+        assert!(notes[0]
+            .as_str()
+            .unwrap()
+            .contains("S-PC has the lowest TWCT of the four in every benchmark: "));
+    }
+    // Side by side: per figure and baseline, the schedule model's best
+    // improvement, then the simulator's, each beside the paper's.
+    let models = reports[6]["rows"].as_array().unwrap();
+    assert_eq!(models.len(), 3 * 3 * 2);
+    let first: Vec<(&str, &str, f64)> = models[..2]
+        .iter()
+        .map(|r| {
+            (
+                r["setup"]["model"].as_str().unwrap(),
+                r["policy"].as_str().unwrap(),
+                r["paper"]["spc_improvement_up_to"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        first,
+        [("schedule", "fifo", 0.62), ("simulate", "fifo", 0.62)]
+    );
+    // The schedule rows repeat the schedule model's own report.
+    let best_fifo_a = &reports[0]["rows"].as_array().unwrap()[12];
+    assert_eq!(
+        models[0]["ours"]["spc_improvement_up_to"],
+        best_fifo_a["ours"]["spc_improvement_up_to"]
+    );
+}
+
+#[test]
+fn repro_spc_model_values_are_checked() {
+    let o = spindle(&["repro", "spc", "--model", "yarn", "--no-progress"]);
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    assert!(
+        e.contains("invalid value 'yarn' for '--model <MODEL>'")
+            && e.contains("[possible values: schedule, simulate, both]"),
+        "{e}"
+    );
+    let o = spindle(&[
+        "repro",
+        "bar",
+        "--model",
+        "simulate",
+        "--quick",
+        "--no-progress",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--model applies to `spindle repro spc` only"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -2,7 +2,10 @@
 //! Sect. VI.A (Fig. 4(a)-(c)) and the large-scale simulation of Sect. VI.B
 //! (Fig. 7 and 8), played on S-PC's own schedule model: machines run one task
 //! at a time at their speed, so the schedule each policy computes is what
-//! runs. The paper gives its figures as bars without values; the values
+//! runs. Fig. 4 runs also in the YARN simulator (`spindle_sim`, what `spindle
+//! simulate` runs: heartbeats, containers, JVM start-up, block reads,
+//! shuffle, the MapReduce AM's slow start), with the same jobs ([`Model`]).
+//! The paper gives its figures as bars without values; the values
 //! printed as `paper` are those its text states (Sect. VI.A and VI.B).
 //!
 //! A MapReduce job is two jobs of the instance, `map` and `reduce` (after
@@ -21,8 +24,32 @@ use spindle_core::model::Csr;
 use spindle_core::spc::online::Resolver;
 use spindle_core::spc::{lp, lp_jobs, JobSet, Speeds};
 use spindle_core::{CostModel, Instance, JobScheduler, PolicyKind};
+use spindle_sim::{simulate, JobSpec, Profile, SimConfig};
 
 use crate::{metrics, setup, Opts, Report, ReproError, Result, Row};
+
+/// Which model Fig. 4 runs in (`spindle repro spc --model`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Model {
+    /// S-PC's own schedule model (Fig. 4, 7 and 8).
+    Schedule,
+    /// The YARN simulator (Fig. 4 only: Fig. 7 and 8 are the paper's own
+    /// schedule-model simulation).
+    Simulate,
+    /// Both, and Fig. 4's best improvements of the two side by side.
+    #[default]
+    Both,
+}
+
+impl Model {
+    fn schedule(self) -> bool {
+        self != Model::Simulate
+    }
+
+    fn simulate(self) -> bool {
+        self != Model::Schedule
+    }
+}
 
 /// Testbed speeds in MB/s (ratio 8, Sect. VI.A). The paper gives the ratio
 /// only; 4 and 32 MB/s are ours (a slow core's WordCount rate).
@@ -63,6 +90,15 @@ impl Bench {
             Bench::WordCount => 0.1,
             Bench::Sort => 1.0,
             Bench::TeraSort => 2.0,
+        }
+    }
+
+    /// The simulator's job shape and per-MB costs for it.
+    fn profile(self) -> Profile {
+        match self {
+            Bench::WordCount => Profile::Wordcount,
+            Bench::Sort => Profile::Sort,
+            Bench::TeraSort => Profile::Terasort,
         }
     }
 }
@@ -128,27 +164,61 @@ fn mapreduce(id: &str, weight: f64, release: f64, maps: &[f64], reduces: &[f64])
     ]
 }
 
-/// Sect. VI.A: 12 machines, 6 fast and 6 slow (the split is ours), one task
-/// at a time; weights uniform in [1, 5]; two release groups 60 s apart.
-pub fn testbed(fig: char, bench: Bench, seed: u64) -> InstanceFile {
+/// Machines of the testbed (Sect. VI.A), half of them fast (the split is ours).
+pub const TESTBED_MACHINES: usize = 12;
+
+/// One MapReduce job of the Fig. 4 testbed, as either model runs it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TestbedJob {
+    pub input_mb: f64,
+    /// Task (block) size.
+    pub block_mb: f64,
+    /// Uniform in [1, 5].
+    pub weight: f64,
+    /// 0 or 60 s: two release groups of equal size.
+    pub release_s: f64,
+}
+
+/// The jobs of Fig. 4(`fig`) for a run: the mix in random order, weights
+/// uniform in [1, 5], the first half released at 0 and the rest at 60 s.
+pub fn testbed_jobs(fig: char, seed: u64) -> Vec<TestbedJob> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let nodes = (0..12)
-        .map(|i| node(i, if i % 2 == 0 { FAST_MBPS } else { SLOW_MBPS }))
-        .collect();
     let mut sizes: Vec<(f64, f64)> = Vec::new();
     for &(count, input, block) in fig4_mix(fig) {
         sizes.extend(std::iter::repeat_n((input, block), count));
     }
     sizes.shuffle(&mut rng);
     let half = sizes.len() / 2;
+    sizes
+        .iter()
+        .enumerate()
+        .map(|(k, &(input_mb, block_mb))| TestbedJob {
+            input_mb,
+            block_mb,
+            weight: rng.gen_range(1.0..=5.0),
+            release_s: if k < half { 0.0 } else { 60.0 },
+        })
+        .collect()
+}
+
+/// Sect. VI.A in the schedule model: 12 machines, 6 fast and 6 slow, one
+/// task at a time; the jobs of [`testbed_jobs`].
+pub fn testbed(fig: char, bench: Bench, seed: u64) -> InstanceFile {
+    let nodes = (0..TESTBED_MACHINES)
+        .map(|i| node(i, if i % 2 == 0 { FAST_MBPS } else { SLOW_MBPS }))
+        .collect();
     let mut jobs = Vec::new();
-    for (k, &(input, block)) in sizes.iter().enumerate() {
-        let maps = vec![block; (input / block).ceil() as usize];
+    for (k, j) in testbed_jobs(fig, seed).iter().enumerate() {
+        let maps = vec![j.block_mb; (j.input_mb / j.block_mb).ceil() as usize];
         let r = bench.reducers();
-        let reduces = vec![input * bench.reduce_fraction() / r as f64; r];
-        let w = rng.gen_range(1.0..=5.0);
-        let release = if k < half { 0.0 } else { 60.0 };
-        jobs.extend(mapreduce(&format!("j{k:02}"), w, release, &maps, &reduces));
+        let reduces = vec![j.input_mb * bench.reduce_fraction() / r as f64; r];
+        jobs.extend(mapreduce(
+            &format!("j{k:02}"),
+            j.weight,
+            j.release_s,
+            &maps,
+            &reduces,
+        ));
     }
     InstanceFile {
         nodes,
@@ -211,11 +281,49 @@ fn twct_of(kind: PolicyKind, file: InstanceFile, seed: u64) -> Result<f64> {
     Ok(job_twct(&jobs, &o.schedule.completion))
 }
 
-const FIG4_POLICIES: [PolicyKind; 4] = [
-    PolicyKind::Spc,
-    PolicyKind::Fifo,
-    PolicyKind::SpcIdentical,
-    PolicyKind::SpcMapOnly,
+/// A policy as Fig. 4 runs it: the row's label, the policy and, in the
+/// simulator, the MapReduce AM's reduce slow start.
+#[derive(Clone, Copy, Debug)]
+struct Contender {
+    label: &'static str,
+    kind: PolicyKind,
+    /// `mapreduce.job.reduce.slowstart.completedmaps` (simulator only).
+    slowstart: f64,
+}
+
+/// Hadoop's default slow start: reducers are asked for once 5 % of the maps are done.
+const HADOOP_SLOWSTART: f64 = 0.05;
+/// Reducers asked for once every map is done: S-PC's schedule (Algorithm 2
+/// starts a reduce after its maps) and the paper's setup text for FIFO.
+const AFTER_MAPS: f64 = 1.0;
+
+const fn contender(label: &'static str, kind: PolicyKind, slowstart: f64) -> Contender {
+    Contender {
+        label,
+        kind,
+        slowstart,
+    }
+}
+
+/// S-PC first, then the paper's three baselines (Sect. VI.A). In the
+/// schedule model FIFO's reducers hold machines from their release
+/// (`policy::fifo`), whatever `slowstart` says.
+const CONTENDERS: [Contender; 4] = [
+    contender("spc", PolicyKind::Spc, AFTER_MAPS),
+    contender("fifo", PolicyKind::Fifo, HADOOP_SLOWSTART),
+    contender("spc-identical", PolicyKind::SpcIdentical, AFTER_MAPS),
+    contender("spc-map-only", PolicyKind::SpcMapOnly, AFTER_MAPS),
+];
+
+/// The simulator runs the four of [`CONTENDERS`], then S-PC and FIFO each
+/// under the other reading of its slow start.
+const SIM_CONTENDERS: [Contender; 6] = [
+    CONTENDERS[0],
+    CONTENDERS[1],
+    CONTENDERS[2],
+    CONTENDERS[3],
+    contender("fifo slowstart=1", PolicyKind::Fifo, AFTER_MAPS),
+    contender("spc slowstart=0.05", PolicyKind::Spc, HADOOP_SLOWSTART),
 ];
 
 /// The paper's "outperforms ... by up to" of Fig. 4(a) and 4(b), Sect. VI.A.
@@ -231,32 +339,126 @@ fn fig4_paper(fig: char, kind: PolicyKind) -> Option<f64> {
     }
 }
 
-fn fig4(fig: char, opts: &Opts) -> Result<Report> {
+/// MiB, the simulator's MB.
+const MIB: f64 = (1u64 << 20) as f64;
+
+/// Sect. VI.A in the YARN simulator: 12 nodes of one container each (one
+/// task at a time), one rack behind 1 Gbit/s NICs, half of them computing at
+/// 1/8 the speed of the others (reads, shuffle and writes run at the same
+/// rates on both); the jobs of [`testbed_jobs`], each job's input in blocks
+/// of its task size, shaped and costed by the simulator's profile of the
+/// benchmark, with the paper's reducer counts.
+pub fn sim_testbed(
+    fig: char,
+    bench: Bench,
+    seed: u64,
+    policy: PolicyKind,
+    slowstart: f64,
+) -> Result<(SimConfig, Vec<JobSpec>)> {
+    let mut cfg = SimConfig {
+        nodes: TESTBED_MACHINES,
+        racks: 1,
+        slow_fraction: 0.5,
+        slow_speed: SLOW_MBPS / FAST_MBPS,
+        slowstart,
+        policy,
+        seed,
+        ..SimConfig::default()
+    };
+    cfg.set_slots(1).map_err(ReproError::Invalid)?;
+    let jobs = testbed_jobs(fig, seed)
+        .iter()
+        .enumerate()
+        .map(|(k, j)| {
+            let mut spec = JobSpec::shaped(
+                format!("j{k:02}"),
+                (j.release_s * 1e3) as u64,
+                (j.input_mb * MIB) as u64,
+                bench.profile(),
+            );
+            spec.reduces = bench.reducers() as u32;
+            spec.weight = j.weight;
+            spec.block_size = Some((j.block_mb * MIB) as u64);
+            spec
+        })
+        .collect();
+    Ok((cfg, jobs))
+}
+
+/// One simulated run: TWCT (weight x finish time from 0, as in the
+/// schedule model; the simulator's own `twct` counts from submission) and
+/// the share of reduce tasks that ran on slow nodes.
+fn sim_twct(c: &Contender, fig: char, bench: Bench, seed: u64) -> Result<(f64, f64)> {
+    let (mut cfg, jobs) = sim_testbed(fig, bench, seed, c.kind, c.slowstart)?;
+    cfg.record_tasks = true;
+    let out = simulate(&cfg, &jobs, |_| {})?;
+    let twct = out
+        .result
+        .jobs
+        .iter()
+        .zip(&jobs)
+        .map(|(r, j)| j.weight * r.finish_s)
+        .sum();
+    let reduces = out.tasks.iter().filter(|t| t.reduce);
+    let slow = reduces
+        .clone()
+        .filter(|t| cfg.speed(t.node as usize) < 1.0)
+        .count();
+    Ok((twct, slow as f64 / reduces.count().max(1) as f64))
+}
+
+/// One model's Fig. 4(`fig`): the report, and S-PC's largest improvement
+/// over each contender across the benchmarks (S-PC's own entry unused).
+struct Fig4 {
+    report: Report,
+    best: Vec<f64>,
+}
+
+fn fig4(fig: char, model: Model, opts: &Opts) -> Result<Fig4> {
+    let simulated = model == Model::Simulate;
+    let contenders: &[Contender] = if simulated {
+        &SIM_CONTENDERS
+    } else {
+        &CONTENDERS
+    };
+    let n = contenders.len();
     let runs = opts.runs_or(10);
     let mut rows = Vec::new();
     let mut notes = Vec::new();
-    // best[k]: the largest mean improvement of S-PC over policy k across benchmarks.
-    let mut best = [f64::NEG_INFINITY; 4];
+    let mut best = vec![f64::NEG_INFINITY; n];
     let mut spc_best_everywhere = true;
     let mut fifo_min = f64::INFINITY;
     for bench in Bench::ALL {
-        let mut sum = [0.0; 4];
+        let mut sum = vec![0.0; n];
+        let mut slow_reduces = vec![0.0; n];
         for run in 0..runs {
             let seed = opts.seed.wrapping_mul(1000).wrapping_add(run as u64);
-            let mut t = [0.0; 4];
-            for (k, kind) in FIG4_POLICIES.iter().enumerate() {
-                t[k] = twct_of(*kind, testbed(fig, bench, seed), seed)?;
+            let mut t = vec![0.0; n];
+            for (k, c) in contenders.iter().enumerate() {
+                t[k] = if simulated {
+                    let (twct, slow) = sim_twct(c, fig, bench, seed)?;
+                    slow_reduces[k] += slow;
+                    twct
+                } else {
+                    twct_of(c.kind, testbed(fig, bench, seed), seed)?
+                };
                 sum[k] += t[k];
             }
             fifo_min = fifo_min.min(1.0 - t[0] / t[1]);
             opts.progress.inc(1);
         }
-        for (k, kind) in FIG4_POLICIES.iter().enumerate() {
+        for (k, c) in contenders.iter().enumerate() {
             let mean = sum[k] / runs as f64;
             let improvement = 1.0 - sum[0] / sum[k];
             if k > 0 {
                 best[k] = best[k].max(improvement);
-                spc_best_everywhere &= improvement >= 0.0;
+                // The paper's claim is over its four.
+                spc_best_everywhere &= k >= CONTENDERS.len() || improvement >= 0.0;
+            }
+            let mut ours = metrics([("twct_s", mean), ("spc_improvement", improvement)]);
+            if simulated {
+                let pct = 100.0 * slow_reduces[k] / runs as f64;
+                ours.insert("reduces_on_slow_pct".into(), pct);
             }
             rows.push(Row {
                 setup: setup([
@@ -264,22 +466,25 @@ fn fig4(fig: char, opts: &Opts) -> Result<Report> {
                     ("benchmark", bench.name().into()),
                     ("runs", runs.into()),
                 ]),
-                policy: kind.name().into(),
-                ours: metrics([("twct_s", mean), ("spc_improvement", improvement)]),
+                policy: c.label.into(),
+                ours,
                 paper: None,
             });
         }
     }
-    for (k, kind) in FIG4_POLICIES.iter().enumerate().skip(1) {
+    for (k, c) in contenders.iter().enumerate().skip(1) {
         rows.push(Row {
             setup: setup([
                 ("fig", format!("4({fig})").into()),
                 ("benchmark", "best of the three".into()),
                 ("runs", runs.into()),
             ]),
-            policy: kind.name().into(),
+            policy: c.label.into(),
             ours: metrics([("spc_improvement_up_to", best[k])]),
-            paper: fig4_paper(fig, *kind).map(|p| metrics([("spc_improvement_up_to", p)])),
+            paper: (k < CONTENDERS.len())
+                .then(|| fig4_paper(fig, c.kind))
+                .flatten()
+                .map(|p| metrics([("spc_improvement_up_to", p)])),
         });
     }
     notes.push(format!(
@@ -297,14 +502,52 @@ fn fig4(fig: char, opts: &Opts) -> Result<Report> {
             100.0 * fifo_min
         ));
     }
-    notes.push(format!(
-        "machines: 6 at {FAST_MBPS} MB/s and 6 at {SLOW_MBPS} MB/s (the paper gives the ratio 8 only); reduce work: wordcount 10% of the input in 1 reducer, sort 100% in 4, terasort 200% in 4 (ours); FIFO's reducers hold a machine from their release (Hadoop's slow-start); paper values: the text of Sect. VI.A (the bars carry no numbers)"
-    ));
-    Ok(Report {
-        experiment: format!("spc-fig4{fig}"),
-        notes,
-        rows,
+    if simulated {
+        notes.push(format!(
+            "YARN simulator (spindle simulate's engine): {TESTBED_MACHINES} nodes of one container, one rack, 1 Gbit/s NICs, 6 nodes computing at 1/8 speed (reads, shuffle, writes not slowed), heartbeats 1 s, JVM start-up 1-3 s, 3 replicas; profiles wordcount (1 reducer), sort, terasort (4 reducers each), each job's blocks at its task size; spc, spc-identical and spc-map-only ask for reducers once every map is done (slowstart 1: Algorithm 2 starts a reduce after its maps), fifo at Hadoop's slowstart 0.05 (the paper's results text: FIFO's reducers take machines early); the slowstart= rows swap the two readings; TWCT: weight x finish time from 0, as in the schedule model; reduces_on_slow_pct: reduce tasks run on a slow node"
+        ));
+    } else {
+        notes.push(format!(
+            "machines: 6 at {FAST_MBPS} MB/s and 6 at {SLOW_MBPS} MB/s (the paper gives the ratio 8 only); reduce work: wordcount 10% of the input in 1 reducer, sort 100% in 4, terasort 200% in 4 (ours); FIFO's reducers hold a machine from their release (Hadoop's slow-start); paper values: the text of Sect. VI.A (the bars carry no numbers)"
+        ));
+    }
+    Ok(Fig4 {
+        report: Report {
+            experiment: if simulated {
+                format!("spc-fig4{fig}-simulated")
+            } else {
+                format!("spc-fig4{fig}")
+            },
+            notes,
+            rows,
+        },
+        best,
     })
+}
+
+/// Fig. 4's best improvements of both models beside the paper's.
+fn fig4_models(figs: &[(char, Fig4, Fig4)]) -> Report {
+    let mut rows = Vec::new();
+    for (fig, schedule, simulated) in figs {
+        for (k, c) in CONTENDERS.iter().enumerate().skip(1) {
+            for (model, out) in [("schedule", schedule), ("simulate", simulated)] {
+                rows.push(Row {
+                    setup: setup([("fig", format!("4({fig})").into()), ("model", model.into())]),
+                    policy: c.label.into(),
+                    ours: metrics([("spc_improvement_up_to", out.best[k])]),
+                    paper: fig4_paper(*fig, c.kind)
+                        .map(|p| metrics([("spc_improvement_up_to", p)])),
+                });
+            }
+        }
+    }
+    Report {
+        experiment: "spc-fig4-models".into(),
+        notes: vec![
+            "S-PC's largest mean improvement over each baseline across WordCount, Sort and TeraSort, in the schedule model (spc-fig4X) and the YARN simulator (spc-fig4X-simulated), same jobs, weights and seeds; paper: Sect. VI.A's text (none for Fig. 4(c))".into(),
+        ],
+        rows,
+    }
 }
 
 const LARGE_POLICIES: [PolicyKind; 4] = [
@@ -414,20 +657,57 @@ fn large_fig(fig: u8, opts: &Opts) -> Result<Report> {
     })
 }
 
-/// Every experiment of the S-PC paper.
+/// Every experiment of the S-PC paper in the models `opts.spc_model` asks
+/// for (Fig. 7 and 8: schedule model only).
 pub fn run(opts: &Opts) -> Result<Vec<Report>> {
-    let small = opts.runs_or(10) * 3 * 3;
+    let model = opts.spc_model;
+    let fig4_runs = opts.runs_or(10) * Bench::ALL.len() * 3;
     let large_points = if opts.quick { 2 } else { 5 };
-    opts.progress
-        .set_length((small + 2 * large_points * opts.runs_or(20)) as u64);
-    let mut out = Vec::new();
-    for fig in ['a', 'b', 'c'] {
-        opts.progress.set_message(format!("spc fig. 4({fig})"));
-        out.push(fig4(fig, opts)?);
+    let mut length = 0;
+    if model.schedule() {
+        length += fig4_runs + 2 * large_points * opts.runs_or(20);
     }
-    for fig in [7, 8] {
-        opts.progress.set_message(format!("spc fig. {fig}"));
-        out.push(large_fig(fig, opts)?);
+    if model.simulate() {
+        length += fig4_runs;
+    }
+    opts.progress.set_length(length as u64);
+    let mut figs = Vec::new();
+    for fig in ['a', 'b', 'c'] {
+        let run_in = |m: Model| -> Result<Option<Fig4>> {
+            let wanted = if m == Model::Schedule {
+                model.schedule()
+            } else {
+                model.simulate()
+            };
+            if !wanted {
+                return Ok(None);
+            }
+            opts.progress
+                .set_message(format!("spc fig. 4({fig}), {m:?} model"));
+            fig4(fig, m, opts).map(Some)
+        };
+        figs.push((fig, run_in(Model::Schedule)?, run_in(Model::Simulate)?));
+    }
+    let mut out: Vec<Report> = figs
+        .iter()
+        .filter_map(|(_, s, _)| s.as_ref().map(|f| f.report.clone()))
+        .collect();
+    out.extend(
+        figs.iter()
+            .filter_map(|(_, _, m)| m.as_ref().map(|f| f.report.clone())),
+    );
+    if model == Model::Both {
+        let both: Vec<(char, Fig4, Fig4)> = figs
+            .into_iter()
+            .filter_map(|(fig, s, m)| Some((fig, s?, m?)))
+            .collect();
+        out.push(fig4_models(&both));
+    }
+    if model.schedule() {
+        for fig in [7, 8] {
+            opts.progress.set_message(format!("spc fig. {fig}"));
+            out.push(large_fig(fig, opts)?);
+        }
     }
     Ok(out)
 }
@@ -637,6 +917,42 @@ pub fn bench(job_counts: &[usize], repeat: usize) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn both_models_run_the_same_jobs() {
+        for fig in ['a', 'b', 'c'] {
+            let inst = testbed(fig, Bench::TeraSort, 4);
+            let (cfg, jobs) =
+                sim_testbed(fig, Bench::TeraSort, 4, PolicyKind::Spc, AFTER_MAPS).unwrap();
+            assert_eq!((cfg.nodes, cfg.racks, cfg.slots()), (12, 1, 1));
+            let slow = (0..12).filter(|&n| cfg.speed(n) == 0.125).count();
+            assert_eq!(slow, 6);
+            assert!((0..12).all(|n| [0.125, 1.0].contains(&cfg.speed(n))));
+            assert_eq!(2 * jobs.len(), inst.jobs.len());
+            for (spec, stages) in jobs.iter().zip(inst.jobs.chunks(2)) {
+                let (map, reduce) = (&stages[0], &stages[1]);
+                assert_eq!(spec.weight, reduce.weight);
+                assert_eq!(spec.submit_ms as f64, map.release * 1e3);
+                assert_eq!(spec.maps(cfg.block_size) as usize, map.tasks.len());
+                let block_mb = spec.block_bytes(cfg.block_size) as f64 / MIB;
+                assert_eq!(block_mb, map.tasks[0].size);
+                assert_eq!(spec.reduce_count() as usize, reduce.tasks.len());
+                assert_eq!(spec.profile, Profile::Terasort);
+            }
+        }
+    }
+
+    #[test]
+    fn every_contender_finishes_the_simulated_testbed() {
+        let jobs = testbed_jobs('a', 1);
+        let least: f64 = jobs.iter().map(|j| j.weight * j.release_s).sum();
+        for c in &SIM_CONTENDERS {
+            let (t, slow) = sim_twct(c, 'a', Bench::WordCount, 1).unwrap();
+            // Every job ends after its release, with work to do.
+            assert!(t > least, "{}: {t}", c.label);
+            assert!((0.0..=1.0).contains(&slow));
+        }
+    }
 
     #[test]
     fn testbed_has_the_papers_shape() {

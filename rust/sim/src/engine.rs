@@ -271,6 +271,9 @@ fn validate_jobs(cfg: &SimConfig, jobs: &[JobSpec]) -> Result<(), SimError> {
                 j.submit_ms / 1000
             ));
         }
+        if j.block_size == Some(0) {
+            return bad(format!("job {:?} has a block size of 0 bytes", j.id));
+        }
         // Jobs naming the same input path share its blocks.
         let new_input = match &j.input_path {
             Some(p) => inputs.insert(p, ()).is_none(),
@@ -464,8 +467,8 @@ pub fn place_blocks(
     };
     let mut files: HashMap<String, Vec<u32>> = HashMap::new();
     let mut chosen = Vec::new();
-    let bs = cfg.block_size;
     for (j, spec) in specs.iter().enumerate() {
+        let bs = spec.block_bytes(cfg.block_size);
         if let Some(trace) = &spec.tasks {
             let mut blocks = Vec::with_capacity(trace.maps.len());
             for (m, task) in trace.maps.iter().enumerate() {

@@ -58,7 +58,7 @@ pub fn container_ms(job: &JobSpec, cfg: &SimConfig) -> f64 {
     }
     let jvm = (cfg.jvm_min_ms + cfg.jvm_max_ms) as f64 / 2.0;
     let input_mb = job.input_bytes as f64 / MB;
-    let maps = job.input_bytes.div_ceil(cfg.block_size.max(1)).max(1) as f64;
+    let maps = job.maps(cfg.block_size) as f64;
     let map_ms =
         maps * jvm + input_mb / cfg.disk_mb_s * 1000.0 + input_mb * job.profile.map_cpu_ms_per_mb();
     if job.reduces == 0 {

@@ -25,6 +25,9 @@ pub enum Profile {
     Terasort,
     /// Trace jobs (SWIM): moderate map and reduce costs.
     Generic,
+    /// Hadoop's Sort example: identity map and reduce, map output equal to
+    /// input, I/O-bound (the lightest per MB).
+    Sort,
 }
 
 impl Profile {
@@ -33,6 +36,7 @@ impl Profile {
             Profile::Wordcount => 150.0,
             Profile::Terasort => 20.0,
             Profile::Generic => 40.0,
+            Profile::Sort => 10.0,
         }
     }
 
@@ -41,6 +45,7 @@ impl Profile {
             Profile::Wordcount => 100.0,
             Profile::Terasort => 30.0,
             Profile::Generic => 40.0,
+            Profile::Sort => 15.0,
         }
     }
 
@@ -48,7 +53,7 @@ impl Profile {
     fn shape(self, input: u64) -> (u64, u64, u32) {
         match self {
             Profile::Wordcount => (input / 50, input / 100, 1),
-            Profile::Terasort => (input, input, input.div_ceil(GIB).max(1) as u32),
+            Profile::Terasort | Profile::Sort => (input, input, input.div_ceil(GIB).max(1) as u32),
             Profile::Generic => (input / 10, input / 10, 1),
         }
     }
@@ -89,6 +94,10 @@ pub struct JobSpec {
     pub reduces: u32,
     pub profile: Profile,
     pub weight: f64,
+    /// Block size its input was written with (`dfs.blocksize` per file);
+    /// `None`: the cluster's ([`crate::SimConfig::block_size`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub block_size: Option<u64>,
     /// Tasks read from a trace; `None`: cut from `input_bytes` and shaped
     /// by `profile`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -109,8 +118,14 @@ impl JobSpec {
             reduces,
             profile,
             weight: 1.0,
+            block_size: None,
             tasks: None,
         }
+    }
+
+    /// Its input's block size on a cluster whose default is `cluster`.
+    pub fn block_bytes(&self, cluster: u64) -> u64 {
+        self.block_size.unwrap_or(cluster)
     }
 
     /// Reduces of the job: the trace's, else `reduces`.
@@ -121,11 +136,15 @@ impl JobSpec {
         }
     }
 
-    /// Maps of the job: the trace's, else one per block of `block_size`.
+    /// Maps of the job: the trace's, else one per block (its own block
+    /// size, else the cluster's `block_size`).
     pub fn maps(&self, block_size: u64) -> u64 {
         match &self.tasks {
             Some(t) => t.maps.len() as u64,
-            None => self.input_bytes.div_ceil(block_size.max(1)).max(1),
+            None => self
+                .input_bytes
+                .div_ceil(self.block_bytes(block_size).max(1))
+                .max(1),
         }
     }
 }
@@ -406,6 +425,7 @@ pub fn parse_swim(file: &str, text: &str, nodes: usize) -> Result<Vec<JobSpec>, 
             reduces,
             profile: Profile::Generic,
             weight: 1.0,
+            block_size: None,
             tasks: None,
         });
     }

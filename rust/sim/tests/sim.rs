@@ -175,6 +175,36 @@ fn hand_computed_two_node_scenario() {
     assert_eq!(out.result.metrics.node_local, 3);
 }
 
+/// A job written with its own block size (S-PC's Fig. 4 mixes 32, 64 and
+/// 128 MB tasks) is cut into blocks of that size, whatever the cluster's.
+#[test]
+fn a_jobs_own_block_size_cuts_its_input() {
+    let mut cfg = SimConfig {
+        nodes: 4,
+        racks: 1,
+        record_tasks: true,
+        ..SimConfig::default()
+    };
+    cfg.set_slots(2).unwrap();
+    let mut small = JobSpec::shaped("small".into(), 0, 128 << 20, Profile::Sort);
+    small.block_size = Some(32 << 20);
+    let large = JobSpec::shaped("large".into(), 0, 256 << 20, Profile::Sort);
+    let out = simulate(&cfg, &[small.clone(), large], |_| {}).unwrap();
+    let maps: Vec<u32> = out.result.jobs.iter().map(|j| j.maps).collect();
+    assert_eq!(
+        maps,
+        [4, 2],
+        "32 MB blocks for small, the cluster's 128 MB for large"
+    );
+    assert_eq!(small.maps(cfg.block_size), 4);
+    small.block_size = Some(0);
+    let e = simulate(&cfg, &[small], |_| {}).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "configuration: job \"small\" has a block size of 0 bytes"
+    );
+}
+
 #[test]
 fn recorded_event_stream_replays_to_the_same_grants() {
     let (mut cfg, jobs) = small();
