@@ -774,7 +774,7 @@ impl Session {
     /// Books a decision and appends it to `out`, merging with the previous
     /// grant when it matches.
     fn commit(&mut self, node: NodeId, s: Slot, free: &mut Resources, out: &mut Vec<Grant>) {
-        let (priority, capability, locality) = self.book(node, s);
+        let (priority, capability, locality) = self.book(node, s, true);
         free.memory_mb -= capability.memory_mb;
         free.vcores -= capability.vcores;
         if let Some(last) = out.last_mut() {
@@ -798,7 +798,14 @@ impl Session {
     /// (see `revive_exact`). Returns the group's priority, container size
     /// and the grant's locality: the slot's, or node-local when the MR AM's
     /// task is local to the node and the host is still asked for.
-    pub(super) fn book(&mut self, node: NodeId, s: Slot) -> (i32, Resources, Locality) {
+    /// `follow_am`: book the MR AM's task (see `mr_am_choice`) where the
+    /// configuration says so.
+    pub(super) fn book(
+        &mut self,
+        node: NodeId,
+        s: Slot,
+        follow_am: bool,
+    ) -> (i32, Resources, Locality) {
         if let Some(d) = &mut self.durations {
             d.started(node, s.app, self.clock.now_ms);
         }
@@ -834,12 +841,15 @@ impl Session {
         // job's split order, the MR AM's task order: book the task it takes
         // (`mr_am_choice`), so that the core's pending tasks stay the AM's;
         // else the planned one, or any pending task that fits the locality.
-        let am_choice =
-            if g.exact && self.dynamic.planned && self.cfg.task_choice == TaskChoice::MapReduceAm {
-                mr_am_choice(g, &self.nodes, node)
-            } else {
-                None
-            };
+        let am_choice = if follow_am
+            && g.exact
+            && self.dynamic.planned
+            && self.cfg.task_choice == TaskChoice::MapReduceAm
+        {
+            mr_am_choice(g, &self.nodes, node)
+        } else {
+            None
+        };
         let task = if am_choice.is_some() {
             am_choice
         } else if s.task != NONE {
