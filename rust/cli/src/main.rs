@@ -248,6 +248,10 @@ struct BenchArgs {
     /// which the exact greedy solves, and not the full LP, plan and re-solves.
     #[arg(long, requires = "spc")]
     map_only: bool,
+    /// With --spc: time the cold cutting planes (lp::cutting_planes, the
+    /// reference) only up to this many LP jobs; 0 skips them (minutes at 1,000).
+    #[arg(long, requires = "spc", default_value_t = spindle_repro::spc::COLD_UP_TO)]
+    cold_up_to: usize,
     /// With --all: nodes of the generated instances.
     #[arg(long, default_value_t = 2000)]
     nodes: usize,
@@ -1151,7 +1155,7 @@ fn cmd_bench(a: BenchArgs, limits: &Limits) -> Result<()> {
         if let Some(&j) = a.jobs.iter().find(|&&j| !(2..=10_000).contains(&j)) {
             bail!("--jobs {j}: each count must be from 2 to 10000 (S-PC's LP holds at most 10000 jobs)");
         }
-        return emit(&spindle_repro::spc::bench(&a.jobs, a.repeat)?);
+        return emit(&spindle_repro::spc::bench(&a.jobs, a.repeat, a.cold_up_to)?);
     }
     if a.all {
         for &tasks in &a.tasks {

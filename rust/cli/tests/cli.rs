@@ -539,6 +539,32 @@ fn bench_all_errors_name_the_input() {
     assert!(stderr(&o).contains("--input"), "{}", stderr(&o));
 }
 
+/// The `--jobs 20` row of `spindle bench --spc` with `extra` arguments, split.
+fn bench_spc_row(extra: &[&str]) -> Vec<String> {
+    let mut args = vec!["bench", "--spc", "--jobs", "20", "--repeat", "1"];
+    args.extend_from_slice(extra);
+    let o = spindle(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    out.lines()
+        .find(|l| l.trim_start().starts_with("20 "))
+        .unwrap_or_else(|| panic!("no row for 20 jobs in {out}"))
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn bench_spc_times_the_cold_cutting_planes_unless_cold_up_to_is_below_the_size() {
+    // jobs, mr jobs, tasks, lp ms, cuts, objective, cold lp ms, cuts, objective, ...
+    let row = bench_spc_row(&[]);
+    let (lp, cold): (f64, f64) = (row[5].parse().unwrap(), row[8].parse().unwrap());
+    assert!((lp - cold).abs() <= 1e-8 * cold, "lp {lp} vs cold {cold}");
+    let row = bench_spc_row(&["--cold-up-to", "0"]);
+    assert_eq!(&row[6..9], ["-", "-", "-"], "{row:?}");
+    assert_eq!(row[5].parse::<f64>().unwrap(), lp);
+}
+
 #[test]
 fn bench_spc_map_only_puts_the_greedy_beside_the_cutting_planes() {
     let o = spindle(&[

@@ -729,9 +729,9 @@ fn bench_case(n: usize) -> Result<(usize, Instance, JobSet, Speeds, Vec<lp::LpJo
 
 /// `bench_map_only` times the cutting planes too up to this many LP jobs.
 const CUTTING_PLANES_UP_TO: usize = 500;
-/// `bench` times the cold cutting planes beside [`lp::solve`] (the chain
-/// start) up to this many LP jobs (minutes at 1,000).
-const COLD_UP_TO: usize = 1000;
+/// `bench` times the cold cutting planes beside [`lp::solve`] up to this
+/// many LP jobs by default (minutes at 1,000; `--cold-up-to`).
+pub const COLD_UP_TO: usize = 1000;
 
 /// Map-only's LP: the jobs without predecessors (the map stages), and no edges.
 fn map_stages(jobs: &JobSet, lj: &[lp::LpJob]) -> (Vec<lp::LpJob>, Csr) {
@@ -794,7 +794,8 @@ pub fn bench_map_only(job_counts: &[usize], repeat: usize) -> Result<String> {
     Ok(s)
 }
 
-pub fn bench(job_counts: &[usize], repeat: usize) -> Result<String> {
+/// `spindle bench --spc`; the cold cutting planes only up to `cold_up_to` LP jobs.
+pub fn bench(job_counts: &[usize], repeat: usize, cold_up_to: usize) -> Result<String> {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -841,7 +842,7 @@ pub fn bench(job_counts: &[usize], repeat: usize) -> Result<String> {
             plan_ms = plan_ms.min(t.elapsed().as_secs_f64() * 1e3);
         }
         // The same LP by the cold cutting planes (the solver before the chain start), once.
-        let cold = if lj.len() <= COLD_UP_TO {
+        let cold = if lj.len() <= cold_up_to {
             let t = Instant::now();
             let sol = lp::cutting_planes(&lj, &jobs.after, speeds.mu(), &[]).map_err(invalid)?;
             (
@@ -909,7 +910,7 @@ pub fn bench(job_counts: &[usize], repeat: usize) -> Result<String> {
     }
     let _ = writeln!(
         s,
-        "resolve: mean time of one re-solve with the remaining work at each of the first 3 job departures (warm: from the previous solve's cuts); lp: lp::solve (cutting planes from a chain of Sidney-merged Smith prefixes), cold: lp::cutting_planes (no chain), once, up to {COLD_UP_TO} LP jobs"
+        "resolve: mean time of one re-solve with the remaining work at each of the first 3 job departures (warm: from the previous solve's cuts); lp: lp::solve (cutting planes from a chain of Sidney-merged Smith prefixes), cold: lp::cutting_planes (no chain), once, up to {cold_up_to} LP jobs"
     );
     Ok(s)
 }
