@@ -282,6 +282,35 @@ fn closed_pipe_is_not_an_error() {
 }
 
 #[test]
+fn simulate_task_choice_runs_both_ways_and_names_a_bad_value() {
+    for choice in ["mapreduce", "planned"] {
+        let o = spindle(&[
+            "simulate",
+            "--workload",
+            "mixed",
+            "--exact-blocks",
+            "--nodes",
+            "20",
+            "--max-jobs",
+            "3",
+            "-p",
+            "asm1",
+            "--task-choice",
+            choice,
+            "--no-wall-clock",
+        ]);
+        assert!(o.status.success(), "{choice}: {}", stderr(&o));
+    }
+    let o = spindle(&["simulate", "--task-choice", "told"]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("unknown task choice \"told\": mapreduce, planned"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn simulate_json_is_reproducible_and_plots() {
     let plot = std::env::temp_dir().join(format!("spindle-sim-{}.svg", std::process::id()));
     let args = [
