@@ -4,8 +4,6 @@
 //! its job ranks ahead of the node's queue head); then the node's planned
 //! queue; else the policy's free-slot answer (steal, spill, delay, ...).
 
-use std::sync::Arc;
-
 use super::events::adjust_askers;
 use super::rule_view::RuleView;
 use super::{
@@ -855,18 +853,8 @@ impl Session {
         } else if s.task != NONE {
             Some(s.task as usize)
         } else if self.dynamic.planned {
-            // Skip the started prefix; pools are dispatch-irrelevant otherwise.
-            let pool = &g.pool;
-            while pool.started.get(g.first_free).is_some_and(|&s| s) {
-                g.first_free += 1;
-            }
-            // Bounded: which task runs is the AM's choice anyway, and a job
-            // of a million maps must not make a grant scan them all.
-            let end = pool.len().min(g.first_free.saturating_add(BOOK_SCAN));
-            (g.first_free..end).find(|&t| {
-                !pool.started[t]
-                    && (s.locality != Locality::Node || pool.replicas.of(t).contains(&node))
-            })
+            // Pools are dispatch-irrelevant otherwise.
+            first_pending(g, |r| s.locality != Locality::Node || r.contains(&node))
         } else {
             None
         };
@@ -874,7 +862,7 @@ impl Session {
             g.pool.mark(t, true);
             self.booked.push((s.app, g.priority, t as u32));
         }
-        let locality = match am_choice.filter(|&t| t < g.pool.len()) {
+        let locality = match am_choice {
             Some(t)
                 if s.locality != Locality::Node
                     && g.pool.replicas.of(t).contains(&node)
@@ -889,10 +877,9 @@ impl Session {
         // its update lowers every replica host and rack of that task, so do
         // that now, or a stale host count grants a container the AM has no
         // local task for.
-        match (am_choice.filter(|&t| t < g.pool.len()), s.locality) {
+        match (am_choice, s.locality) {
             (Some(t), _) => {
-                let replicas = Arc::clone(&g.pool.replicas);
-                let of = replicas.of(t);
+                let of = g.pool.replicas.of(t);
                 for (i, &r) in of.iter().enumerate() {
                     let Some(rn) = self.nodes.get(r as usize) else {
                         continue;
@@ -941,25 +928,30 @@ impl Session {
 /// for a task already running (measured: the RM granted 8 of 8 maps
 /// node-local and the job counted 5-7 data-local). Bounded by `BOOK_SCAN`.
 fn mr_am_choice(g: &mut Group, nodes: &[NodeState], node: NodeId) -> Option<usize> {
-    let pool = &g.pool;
-    while pool.started.get(g.first_free).is_some_and(|&s| s) {
-        g.first_free += 1;
-    }
     let rack = nodes.get(node as usize)?.rack;
-    let end = pool.len().min(g.first_free.saturating_add(BOOK_SCAN));
     // The AM's passes in turn; the rack's only when no map is local (rare
     // for a planned grant, whose task is local), as they cost more.
-    let first = |ok: &dyn Fn(&[NodeId]) -> bool| {
-        (g.first_free..end).find(|&t| !pool.started[t] && ok(pool.replicas.of(t)))
-    };
-    first(&|r| r.contains(&node))
+    first_pending(g, |r| r.contains(&node))
         .or_else(|| {
-            first(&|r| {
+            first_pending(g, |r| {
                 r.iter()
                     .any(|&h| nodes.get(h as usize).is_some_and(|n| n.rack == rack))
             })
         })
-        .or_else(|| first(&|_| true))
+        .or_else(|| first_pending(g, |_| true))
+}
+
+/// The first task of `g`'s pool, not started, whose replicas pass `ok`,
+/// after skipping the started prefix. Bounded by `BOOK_SCAN`: which task
+/// runs is the AM's choice, and a job of a million maps must not make a
+/// grant scan them all.
+fn first_pending(g: &mut Group, ok: impl Fn(&[NodeId]) -> bool) -> Option<usize> {
+    let pool = &g.pool;
+    while pool.started.get(g.first_free).is_some_and(|&s| s) {
+        g.first_free += 1;
+    }
+    let end = pool.len().min(g.first_free.saturating_add(BOOK_SCAN));
+    (g.first_free..end).find(|&t| !pool.started[t] && ok(pool.replicas.of(t)))
 }
 
 /// The Session's [`ClusterView`]: a heartbeat of a node with `free`
