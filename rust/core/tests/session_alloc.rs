@@ -91,4 +91,40 @@ fn steady_state_heartbeats_do_not_allocate() {
             "{policy}: {allocated} allocations in 2000 heartbeats"
         );
     }
+    // S-PC's reduce stage (planned reducers, slow nodes held off them),
+    // in the same test: the count is global to the threads that set it.
+    for policy in [PolicyKind::Spc, PolicyKind::SpcIdentical] {
+        let mut s = Session::new(SessionConfig {
+            policy,
+            ..SessionConfig::default()
+        });
+        let nodes = 20;
+        for n in 0..nodes {
+            let speed = if n % 2 == 0 { 1.0 } else { 0.125 };
+            s.add_node(&format!("h{n}"), "/r0", Resources::new(4096, 4), speed)
+                .unwrap();
+        }
+        let app = s.add_app("application_1_0002", 1.0, 0).unwrap();
+        // Its maps asked for a host once (a map stage), now all started.
+        s.update_ask(app, 20, "h0", 1, container, true).unwrap();
+        s.update_ask(app, 20, "h0", 0, container, true).unwrap();
+        s.update_ask(app, 10, ANY, 300, container, true).unwrap();
+        s.plan_if_dirty();
+        let mut out = Vec::with_capacity(16);
+        let before = ALLOCS.load(Ordering::Relaxed);
+        let mut granted = 0;
+        for round in 0..50 {
+            for n in 0..nodes as u32 {
+                s.node_heartbeat(n, Resources::new(2048, 2), round, &mut out)
+                    .unwrap();
+                granted += out.iter().map(|g| g.count).sum::<u32>();
+                for _ in 0..out.len() {
+                    s.container_finished(n).unwrap();
+                }
+            }
+        }
+        let allocated = ALLOCS.load(Ordering::Relaxed) - before;
+        assert!(granted > 0, "{policy}: reducers granted");
+        assert_eq!(allocated, 0, "{policy}: {allocated} allocations");
+    }
 }

@@ -120,6 +120,14 @@ pub trait Policy: Send + Sync {
         None
     }
 
+    /// *Reduce stage*: whether the Session's plan also places a MapReduce
+    /// job's location-less asks (its reducers) and how the heartbeat keeps
+    /// them to it ([`ReduceStage`]). Default: they are never planned and go
+    /// to whichever node frees a slot first.
+    fn reduce_stage(&self) -> ReduceStage {
+        ReduceStage::Unplanned
+    }
+
     /// *Schedule jobs*: the policy as a job scheduler over an instance's
     /// jobs (weights, release times, precedence) on machines of different
     /// speeds, in `spindle plan` and `spindle repro spc`: S-PC and its
@@ -162,6 +170,24 @@ pub fn execute_planned<P: Policy + ?Sized>(
     Some(execute(problem, &mut rule, seed))
 }
 
+/// Where the Session runs a MapReduce job's reducers: the location-less
+/// asks of an application that has asked for hosts or racks (its maps).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReduceStage {
+    /// Not planned: the first node with a free slot takes them.
+    Unplanned,
+    /// S-PC's Algorithm 2 over the reduce stage too (S-PC Sect. III and V:
+    /// the RM queues planned map and reduce tasks per machine): the plan
+    /// puts each reducer on the node that completes it earliest, given the
+    /// node's speed and its queue, and a node slower than the fastest
+    /// leaves it there for at most its extra run time on that node.
+    Earliest {
+        /// Decide as if every node had speed 1 (Identical-machine): no
+        /// node is slower, so none leaves a reducer for another.
+        identical: bool,
+    },
+}
+
 /// What the Session caches of its policy for the heartbeat.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Dynamic {
@@ -171,6 +197,8 @@ pub struct Dynamic {
     pub free_slot: FreeSlot,
     /// [`FreeSlot::Priced`]: the Session keeps container durations.
     pub priced: bool,
+    /// [`Policy::reduce_stage`].
+    pub reduce_stage: ReduceStage,
 }
 
 /// An S-PC job scheduler's Session planner: its placement, or ASM1's
@@ -191,6 +219,9 @@ pub(crate) fn placed_or_asm1(
 /// planner, and `order` over the Session's applications.
 macro_rules! job_scheduler_policy {
     ($ty:ty, $order:ident) => {
+        $crate::policy::job_scheduler_policy!($ty, $order, $crate::policy::ReduceStage::Unplanned);
+    };
+    ($ty:ty, $order:ident, $reduce:expr) => {
         /// The plan already holds its remote choices (each task on the
         /// machine finishing it first): an idle node takes a local task,
         /// never another remote one. Its job order orders the Session's
@@ -210,6 +241,9 @@ macro_rules! job_scheduler_policy {
             }
             fn job_scheduler(&self) -> Option<&dyn $crate::policy::JobScheduler> {
                 Some(self)
+            }
+            fn reduce_stage(&self) -> $crate::policy::ReduceStage {
+                $reduce
             }
         }
     };
@@ -468,6 +502,7 @@ impl PolicyKind {
             planned: p.planned(),
             free_slot,
             priced: free_slot == FreeSlot::Priced,
+            reduce_stage: p.reduce_stage(),
         }
     }
 }

@@ -31,7 +31,8 @@ impl JobScheduler for Spc {
 
 /// In the Session (RM and simulator) the LP orders the live applications
 /// ([`crate::session::JobOrder::Spc`]) and this planner places their tasks,
-/// handed over in that order as one job, by Algorithm 2.
+/// handed over in that order as one job, by Algorithm 2: maps and, once
+/// asked for, reducers ([`super::ReduceStage::Earliest`]).
 impl Planner for Spc {
     fn name(&self) -> &'static str {
         "spc"
@@ -47,4 +48,4 @@ impl Planner for Spc {
     }
 }
 
-super::job_scheduler_policy!(Spc, Spc);
+super::job_scheduler_policy!(Spc, Spc, super::ReduceStage::Earliest { identical: false });

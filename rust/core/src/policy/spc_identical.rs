@@ -37,7 +37,8 @@ impl JobScheduler for SpcIdentical {
 
 /// In the Session the LP as if every node had speed 1 orders the
 /// applications ([`crate::session::JobOrder::SpcIdentical`]); this planner
-/// places their tasks, in that order, believing every node at speed 1.
+/// places their tasks (maps and reducers), in that order, believing every
+/// node at speed 1.
 impl Planner for SpcIdentical {
     fn name(&self) -> &'static str {
         "spc-identical"
@@ -53,4 +54,8 @@ impl Planner for SpcIdentical {
     }
 }
 
-super::job_scheduler_policy!(SpcIdentical, SpcIdentical);
+super::job_scheduler_policy!(
+    SpcIdentical,
+    SpcIdentical,
+    super::ReduceStage::Earliest { identical: true }
+);

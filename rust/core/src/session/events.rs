@@ -87,6 +87,8 @@ impl Session {
         }
         self.index_asking(name);
         self.alive_nodes += 1;
+        self.fastest = self.fastest.max(speed);
+        self.speed_sum += speed;
         self.cluster_slots = None;
         self.plan.incr.slots = None;
         self.plan.dirty = true;
@@ -106,6 +108,10 @@ impl Session {
         if let Some(d) = &mut self.durations {
             d.node_removed(node);
         }
+        // O(nodes), as a re-plan: nodes leave seldom.
+        let live = self.nodes.iter().filter(|n| n.alive);
+        self.fastest = live.clone().map(|n| n.speed).fold(0.0, f64::max);
+        self.speed_sum = live.map(|n| n.speed).sum();
         self.cluster_slots = None;
         self.plan.incr.slots = None;
         self.plan.dirty = true;
@@ -202,16 +208,21 @@ impl Session {
             promoted: 0,
             ahead,
             explained: u64::MAX,
+            mapped: false,
         });
         self.names.app_by_name.insert(app.to_string(), id);
         if let Some(d) = &mut self.durations {
             d.app_added(id);
         }
         self.ranking.later_grants.push();
-        // Room for every app in the busy list, so heartbeats never grow it.
+        // Room for every app in the busy and finishing lists, so heartbeats
+        // never grow them.
         self.asks
             .busy
             .reserve(self.apps.len().saturating_sub(self.asks.busy.len()));
+        self.asks
+            .finishing
+            .reserve(self.apps.len().saturating_sub(self.asks.finishing.len()));
         if let Some(rule) = &mut self.rule {
             rule.reserve(self.apps.len());
         }
@@ -564,6 +575,7 @@ impl Session {
         }
         let name = (resource != ANY).then(|| self.intern(resource));
         let gi = self.group_index(app, priority, capability)?;
+        self.apps[app as usize].mapped |= name.is_some() && count > 0;
         let g = &mut self.apps[app as usize].groups[gi];
         let crossed = name.is_none() && (g.any > 0) != (count > 0);
         let mut resized = false;
@@ -654,6 +666,7 @@ impl Session {
             started_n: 0,
         };
         let gi = self.group_index(app, priority, Resources::default())?;
+        self.apps[app as usize].mapped = true;
         let g = &mut self.apps[app as usize].groups[gi];
         g.pool = pool;
         g.first_free = 0;

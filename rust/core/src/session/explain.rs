@@ -124,7 +124,8 @@ impl Session {
                 }
                 return (Reason::JobOrder, -1);
             }
-            if self.dynamic.planned && !g.counts.is_empty() {
+            // A reducer left for the faster node its plan chose.
+            if self.dynamic.planned && (!g.counts.is_empty() || self.reducer_waits(app, g, node)) {
                 return (Reason::NoPlannedWork, -1);
             }
             return (Reason::JobOrder, -1);

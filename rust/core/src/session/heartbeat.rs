@@ -12,7 +12,7 @@ use super::{
 };
 use crate::model::{Locality, NodeId, NONE};
 use crate::policy::asm1_priced::{remote_factor, start_delay_waves, take_remote, Price};
-use crate::policy::ClusterView;
+use crate::policy::{ClusterView, ReduceStage};
 
 /// How often (ms of heartbeat time) the stall detector looks.
 const STALL_CHECK_MS: i64 = 10_000;
@@ -65,7 +65,7 @@ impl Session {
             }
             let head = self.head_rank(node);
             let (pick, from_queue) = 'pick: {
-                if let Some(slot) = self.serve_finishing(&free, head) {
+                if let Some(slot) = self.serve_finishing(node, &free, head) {
                     break 'pick (slot, false);
                 }
                 if let Some(slot) = self.serve_overdue(node, &free, head) {
@@ -180,24 +180,62 @@ impl Session {
     /// gets its reducers before a later-ranked job's planned maps, so it
     /// finishes instead of waiting for every queue to drain. Only such jobs:
     /// a reducer never takes a slot its own job's maps still need.
-    fn serve_finishing(&self, free: &Resources, head_rank: u32) -> Option<Slot> {
+    fn serve_finishing(&self, node: NodeId, free: &Resources, head_rank: u32) -> Option<Slot> {
         for &app in &self.asks.finishing {
             if self.ranking.rank[app as usize] >= head_rank {
                 break;
             }
-            for (gi, g) in self.apps[app as usize].groups.iter().enumerate() {
-                if g.any > 0 && g.counts.is_empty() && free.fits(&g.capability) {
-                    return Some(Slot {
-                        app,
-                        group: gi as u32,
-                        priority: g.priority,
-                        task: NONE,
-                        locality: Locality::OffSwitch,
-                    });
-                }
+            if let Some(slot) = self.location_less_of(app, node, free) {
+                return Some(slot);
             }
         }
         None
+    }
+
+    /// The first location-less group of `app` (by priority) that fits and
+    /// that its reduce stage lets run on `node` ([`Self::reducer_waits`]).
+    fn location_less_of(&self, app: AppId, node: NodeId, free: &Resources) -> Option<Slot> {
+        let groups = self.apps[app as usize].groups.iter().enumerate();
+        groups
+            .filter(|(_, g)| g.any > 0 && g.counts.is_empty() && free.fits(&g.capability))
+            .find(|(_, g)| !self.reducer_waits(app, g, node))
+            .map(|(gi, g)| Slot {
+                app,
+                group: gi as u32,
+                priority: g.priority,
+                task: NONE,
+                locality: Locality::OffSwitch,
+            })
+    }
+
+    /// S-PC's reduce stage at a heartbeat ([`ReduceStage::Earliest`]):
+    /// whether `app`'s reducers (group `g`, location-less, of a job that
+    /// asked for maps) stay off `node`, a node slower than the fastest. The
+    /// plan puts each reducer on the node that completes it earliest; a
+    /// slower node leaves it there while the group has waited less than
+    /// the reducer's extra run time here, `work * (1 / speed - 1 /
+    /// fastest)` (waiting longer than running slower would cost is never
+    /// better, and it bounds the wait when the planned node stays busy).
+    /// The work: the job's mean container time at the live nodes' mean
+    /// speed; before one of its containers finished, the locality-wait cap.
+    pub(super) fn reducer_waits(&self, app: AppId, g: &Group, node: NodeId) -> bool {
+        if self.dynamic.reduce_stage != (ReduceStage::Earliest { identical: false }) {
+            return false;
+        }
+        let a = &self.apps[app as usize];
+        let speed = self.nodes[node as usize].speed;
+        if !a.mapped || speed >= self.fastest {
+            return false;
+        }
+        let now = self.clock.now_ms;
+        let bound_ms = match a.mean_container_ms(now) {
+            Some(ms) => {
+                let mean_speed = self.speed_sum / f64::from(self.alive_nodes.max(1));
+                ms * mean_speed * (1.0 / speed - 1.0 / self.fastest)
+            }
+            None => self.cfg.max_wait_ms.max(0) as f64,
+        };
+        (now.saturating_sub(g.wait_from) as f64) < bound_ms
     }
 
     /// The job order before the plan's placement. The plan gives each task
@@ -471,14 +509,16 @@ impl Session {
         self.serve_starving(node, free)
     }
 
-    /// An ask with no location at all (a reducer), in FIFO order.
+    /// An ask with no location at all (a reducer), in FIFO order (the
+    /// busy applications', as [`Self::serve_fifo`] visits them).
     fn location_less_ask(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
         if self.asks.location_less == 0 {
             return None;
         }
-        self.serve_fifo(node, free, |g, _| {
-            g.counts.is_empty().then_some(Locality::OffSwitch)
-        })
+        self.asks
+            .busy
+            .iter()
+            .find_map(|&app| self.location_less_of(app, node, free))
     }
 
     /// COMM: applications in FIFO order, each at its most local level, as

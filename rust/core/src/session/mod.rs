@@ -586,6 +586,10 @@ struct AppState {
     ahead: u64,
     /// Seq of its last passed-over entry in [`Session::activities`].
     explained: u64,
+    /// It has asked for a host or rack (or has exact input): a MapReduce
+    /// job with a map stage, whose location-less asks are its reducers
+    /// ([`crate::policy::ReduceStage`]).
+    mapped: bool,
 }
 
 impl AppState {
@@ -790,6 +794,10 @@ pub struct Session {
     /// Sum of the queue lengths (lets a stealing heartbeat skip the scan).
     queued_total: usize,
     alive_nodes: u32,
+    /// The live nodes' speeds: the fastest and the sum (the reduce stage's
+    /// wait, [`crate::policy::ReduceStage::Earliest`]).
+    fastest: f64,
+    speed_sum: f64,
     /// Containers granted and not finished, over live nodes (GCC).
     running_total: u64,
     /// Containers of the smallest ask the live nodes hold; `None` once a
@@ -845,6 +853,8 @@ impl Session {
             apps: Vec::new(),
             queued_total: 0,
             alive_nodes: 0,
+            fastest: 0.0,
+            speed_sum: 0.0,
             running_total: 0,
             cluster_slots: None,
             names: Names {

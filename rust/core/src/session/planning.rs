@@ -20,7 +20,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
 use crate::model::{Bipartite, CostModel, Csr, NodeId, Problem, NONE};
-use crate::policy::PolicyKind;
+use crate::policy::{PolicyKind, ReduceStage};
 
 use super::spc_order::{spc_order, AppWork, SpcOrder};
 use super::{
@@ -72,6 +72,9 @@ struct GroupSnap {
     counts: Vec<(u32, i32)>,
     /// Exact replicas and the started marks at the snapshot.
     exact: Option<(Arc<Replicas>, Vec<bool>)>,
+    /// A reduce stage the policy plans ([`ReduceStage::Earliest`]): the
+    /// location-less asks of an application that asked for maps.
+    reduce: bool,
 }
 
 /// What planning reads, copied from the Session (step 1).
@@ -344,6 +347,7 @@ impl Session {
             });
         }
         let app_name: Arc<str> = Arc::from(a.name.as_str());
+        let reduces = a.mapped && self.dynamic.reduce_stage != ReduceStage::Unplanned;
         for (gi, g) in a.groups.iter_mut().enumerate() {
             work += 1 + g.counts.len();
             if g.exact {
@@ -360,6 +364,7 @@ impl Session {
                 exact: g
                     .exact
                     .then(|| (g.pool.replicas.clone(), g.pool.started.clone())),
+                reduce: reduces && !g.exact && g.counts.is_empty(),
             });
         }
         work
@@ -524,7 +529,11 @@ impl PlanRequest {
             let replicas = match &g.exact {
                 Some((replicas, _)) => replicas.clone(),
                 None => {
-                    let (replicas, cut) = synthesize_pool(g, self, budget);
+                    let (replicas, cut) = if g.reduce {
+                        anywhere_pool(g, budget)
+                    } else {
+                        synthesize_pool(g, self, budget)
+                    };
                     budget -= replicas.len();
                     if let Some(wanted) = cut {
                         tracing::warn!(
@@ -607,18 +616,21 @@ impl PlanRequest {
         }
         // Each group's application rank, looked up once (not per task).
         let group_rank: Vec<usize> = self.groups.iter().map(|g| rank[&g.app]).collect();
-        // Tasks in application order: S-PC's placement takes them so.
+        // Tasks in application order: S-PC's placement takes them so; an
+        // application's reduce stage after its maps (YARN numbers the
+        // reducers' priority before the maps').
         let mut by_rank: Vec<usize> = (0..self.groups.len()).collect();
-        by_rank.sort_by_key(|&k| group_rank[k]);
+        by_rank.sort_by_key(|&k| (group_rank[k], self.groups[k].reduce));
         let mut refs: Vec<(u32, u32)> = Vec::new();
         // The task-to-replica rows, built flat (no vector per task).
         let mut row_start: Vec<u32> = vec![0];
         let mut row_nodes: Vec<NodeId> = Vec::new();
         for k in by_rank {
             let g = &self.groups[k];
-            // Asks with no location (reducers) have nothing to place: the
-            // fallback serves them once a node's planned work is done.
-            if g.exact.is_none() && g.counts.is_empty() {
+            // Asks with no location (reducers) have nothing to place unless
+            // the policy plans the reduce stage: the fallback serves them
+            // once a node's planned work is done.
+            if g.exact.is_none() && g.counts.is_empty() && !g.reduce {
                 continue;
             }
             let replicas = &pools[k];
@@ -754,6 +766,27 @@ fn synthesize_pool(g: &GroupSnap, req: &PlanRequest, budget: usize) -> (Replicas
     let replicas = deal(&hosts, n, 0, wanted.min(budget));
     let cut = (replicas.len() < wanted).then_some(wanted);
     (replicas, cut)
+}
+
+/// A reduce stage's pool: a task with no replica per pending container
+/// (at most `budget`; the rest stays a count). Also returns the wanted size
+/// when `budget` cut it short.
+fn anywhere_pool(g: &GroupSnap, budget: usize) -> (Replicas, Option<usize>) {
+    let n = g.any.max(0) as usize;
+    let size = n.min(budget);
+    let mut start: Vec<usize> = Vec::new();
+    if size == 0 || start.try_reserve_exact(size + 1).is_err() {
+        return (Replicas::default(), (n > 0).then_some(n));
+    }
+    start.resize(size + 1, 0);
+    let cut = (size < n).then_some(n);
+    (
+        Replicas {
+            start,
+            hosts: Vec::new(),
+        },
+        cut,
+    )
 }
 
 /// Tasks `lo..hi` of `n`, host h (with count c, hosts sorted) taking the

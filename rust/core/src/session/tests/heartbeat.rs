@@ -7,7 +7,7 @@ use crate::session::{
     AppId, Grant, JobOrder, Planning, Resources, Session, SessionConfig, Slot, TaskChoice, ANY,
 };
 
-use super::{cap, feed, ordered, session};
+use super::{cap, feed, map_done, ordered, session};
 
 #[test]
 fn asks_only_plan_grants_node_local_then_stops() {
@@ -801,4 +801,50 @@ fn node_local_grants_do_not_count_towards_the_off_switch_limit() {
     };
     assert_eq!(count(Locality::Node), 2, "{out:?}");
     assert_eq!(count(Locality::OffSwitch), 1, "{out:?}");
+}
+
+/// S-PC's reduce stage at the heartbeat: the slow node leaves the reducer
+/// (planned on the fast node) for at most its extra run time there: the
+/// job's mean container (8 s) at the mean speed (9/16) times 1/(1/8) - 1,
+/// 31.5 s after the reducer was asked. The fast node takes it at once.
+/// Under Map-only and Identical-machine the slow node takes it at once.
+#[test]
+fn a_reducer_waits_for_the_fast_node_but_not_for_ever() {
+    let reducer = |s: &mut Session, node: NodeId, now: i64| {
+        let mut out = Vec::new();
+        s.node_heartbeat(node, cap(), now, &mut out).unwrap();
+        assert!(out.iter().all(|g| g.priority == 10), "{out:?}");
+        out.len()
+    };
+    let ask = |s: &mut Session, app: AppId| {
+        s.update_ask(app, 10, ANY, 1, cap(), true).unwrap();
+    };
+    let (mut s, fast, slow, app) = map_done(PolicyKind::Spc);
+    ask(&mut s, app);
+    assert_eq!(reducer(&mut s, slow, 9_000), 0);
+    assert_eq!(reducer(&mut s, slow, 39_499), 0);
+    let report = s.activities_report(None, Some(slow));
+    assert!(
+        report
+            .activities
+            .iter()
+            .any(|e| e.reason.name() == "no-planned-work"),
+        "{report:?}"
+    );
+    assert_eq!(reducer(&mut s, slow, 39_500), 1, "the wait is bounded");
+    let (mut s, fast2, _, app) = map_done(PolicyKind::Spc);
+    assert_eq!(fast2, fast);
+    ask(&mut s, app);
+    assert_eq!(reducer(&mut s, fast, 9_000), 1);
+    // Before any container of the job finished, the locality-wait cap.
+    let (mut s, _, slow, app) = map_done(PolicyKind::Spc);
+    s.apps[app as usize].done = 0;
+    ask(&mut s, app);
+    assert_eq!(reducer(&mut s, slow, 8_000 + 2_999), 0);
+    assert_eq!(reducer(&mut s, slow, 8_000 + 3_000), 1);
+    for policy in [PolicyKind::SpcMapOnly, PolicyKind::SpcIdentical] {
+        let (mut s, _, slow, app) = map_done(policy);
+        ask(&mut s, app);
+        assert_eq!(reducer(&mut s, slow, 9_000), 1, "{policy}");
+    }
 }

@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use crate::model::NodeId;
 use crate::policy::PolicyKind;
 use crate::session::{AppId, JobOrder, Resources, Session, SessionConfig, ANY};
 
@@ -73,6 +74,30 @@ pub(super) fn feed(s: &mut Session, app: AppId, blocks: &[&[&str]]) {
     }
     s.update_ask(app, 20, ANY, blocks.len() as i32, cap(), true)
         .unwrap();
+}
+
+/// S-PC's reduce stage: a fast node (speed 1) and a slow one (1/8), one
+/// slot each, and a job whose one map ran 8 s on the fast node (granted at
+/// 0, finished at 8,000 ms, the asks withdrawn); its reducers not yet
+/// asked. Returns (session, fast, slow, app).
+pub(super) fn map_done(policy: PolicyKind) -> (Session, NodeId, NodeId, AppId) {
+    let mut s = session(policy);
+    let fast = s.add_node("fast", "/r1", cap(), 1.0).unwrap();
+    let slow = s.add_node("slow", "/r1", cap(), 0.125).unwrap();
+    let app = s.add_app("wordcount", 1.0, 0).unwrap();
+    let map_asks = |s: &mut Session, n: i32| {
+        for res in ["fast", "/r1", ANY] {
+            s.update_ask(app, 20, res, n, cap(), true).unwrap();
+        }
+    };
+    map_asks(&mut s, 1);
+    let mut out = Vec::new();
+    s.node_heartbeat(fast, cap(), 0, &mut out).unwrap();
+    assert_eq!(out.len(), 1, "the map runs on the fast node");
+    map_asks(&mut s, 0);
+    s.node_heartbeat(slow, cap(), 8_000, &mut out).unwrap();
+    s.app_container_finished(fast, app).unwrap();
+    (s, fast, slow, app)
 }
 
 pub(super) fn ordered(order: JobOrder) -> Session {

@@ -3,7 +3,7 @@
 use crate::policy::PolicyKind;
 use crate::session::{AppId, InstallCursor, PlanGarbage, Session, ANY};
 
-use super::{cap, session};
+use super::{cap, map_done, session};
 
 /// Installing a plan in spells (as the planner thread does) gives the same
 /// queues as installing it at once; so does a request copied in parts.
@@ -90,4 +90,29 @@ fn a_node_added_while_a_request_is_copied_waits_for_the_next_plan() {
     );
     assert_eq!(q[4], 0, "h4's name was not in the copy");
     assert!(s.wants_plan(), "h4 is planned next time");
+}
+
+/// S-PC plans a job's reducers (location-less asks of a job that asked for
+/// maps) by Algorithm 2: both on the fast node (done at 1 and 2 there,
+/// at 8 on the slow one). Identical-machine believes both nodes at speed 1
+/// (one each); Map-only leaves reducers unplanned, as does every policy
+/// for an application that never asked for a location.
+#[test]
+fn the_reduce_stage_is_planned_by_algorithm_2() {
+    for (policy, want) in [
+        (PolicyKind::Spc, vec![2, 0]),
+        (PolicyKind::SpcIdentical, vec![1, 1]),
+        (PolicyKind::SpcMapOnly, vec![0, 0]),
+        (PolicyKind::SpcLocal, vec![0, 0]),
+    ] {
+        let (mut s, _, _, app) = map_done(policy);
+        s.update_ask(app, 10, ANY, 2, cap(), true).unwrap();
+        s.plan_if_dirty();
+        assert_eq!(s.queued(), want, "{policy}");
+        // A job with no map stage: its asks stay unplanned.
+        let other = s.add_app("shell", 1.0, 1).unwrap();
+        s.update_ask(other, 10, ANY, 3, cap(), true).unwrap();
+        s.plan_if_dirty();
+        assert_eq!(s.queued(), want, "{policy}: the job with no maps");
+    }
 }
