@@ -71,20 +71,7 @@ fn steady_state_heartbeats_do_not_allocate() {
         }
         s.update_ask(app, 20, ANY, 400, container, true).unwrap();
         s.plan_if_dirty();
-        let mut out = Vec::with_capacity(16);
-        let before = ALLOCS.load(Ordering::Relaxed);
-        let mut granted = 0;
-        for round in 0..50 {
-            for n in 0..nodes as u32 {
-                s.node_heartbeat(n, Resources::new(2048, 2), round, &mut out)
-                    .unwrap();
-                granted += out.iter().map(|g| g.count).sum::<u32>();
-                for _ in 0..out.len() {
-                    s.container_finished(n).unwrap();
-                }
-            }
-        }
-        let allocated = ALLOCS.load(Ordering::Relaxed) - before;
+        let (granted, allocated) = heartbeats(&mut s, nodes as u32);
         assert!(granted > 0, "{policy}: the heartbeats granted containers");
         assert_eq!(
             allocated, 0,
@@ -110,21 +97,27 @@ fn steady_state_heartbeats_do_not_allocate() {
         s.update_ask(app, 20, "h0", 0, container, true).unwrap();
         s.update_ask(app, 10, ANY, 300, container, true).unwrap();
         s.plan_if_dirty();
-        let mut out = Vec::with_capacity(16);
-        let before = ALLOCS.load(Ordering::Relaxed);
-        let mut granted = 0;
-        for round in 0..50 {
-            for n in 0..nodes as u32 {
-                s.node_heartbeat(n, Resources::new(2048, 2), round, &mut out)
-                    .unwrap();
-                granted += out.iter().map(|g| g.count).sum::<u32>();
-                for _ in 0..out.len() {
-                    s.container_finished(n).unwrap();
-                }
-            }
-        }
-        let allocated = ALLOCS.load(Ordering::Relaxed) - before;
+        let (granted, allocated) = heartbeats(&mut s, nodes as u32);
         assert!(granted > 0, "{policy}: reducers granted");
         assert_eq!(allocated, 0, "{policy}: {allocated} allocations");
     }
+}
+
+/// 50 rounds of heartbeats over `nodes` nodes, each grant finished at
+/// once: the containers granted and the allocations the heartbeats made.
+fn heartbeats(s: &mut Session, nodes: u32) -> (u32, usize) {
+    let mut out = Vec::with_capacity(16);
+    let before = ALLOCS.load(Ordering::Relaxed);
+    let mut granted = 0;
+    for round in 0..50 {
+        for n in 0..nodes {
+            s.node_heartbeat(n, Resources::new(2048, 2), round, &mut out)
+                .unwrap();
+            granted += out.iter().map(|g| g.count).sum::<u32>();
+            for _ in 0..out.len() {
+                s.container_finished(n).unwrap();
+            }
+        }
+    }
+    (granted, ALLOCS.load(Ordering::Relaxed) - before)
 }
