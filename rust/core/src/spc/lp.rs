@@ -706,18 +706,17 @@ fn levels(jobs: &[LpJob], chains: &[Vec<u32>], z: &[f64]) -> Vec<f64> {
     let mut at = 0;
     for order in chains {
         let mut p_sum = 0.0;
-        let mut tail = vec![0.0; order.len() + 1];
         let mut per = Vec::with_capacity(order.len());
         for &j in order {
             p_sum += jobs[j as usize].p;
             per.push(z[at] / p_sum);
             at += 1;
         }
-        for k in (0..order.len()).rev() {
-            tail[k] = tail[k + 1] + per[k];
-        }
-        for (k, &j) in order.iter().enumerate() {
-            lambda[j as usize] += tail[k];
+        // Job k is in the prefixes k.. of its chain.
+        let mut tail = 0.0;
+        for (&j, &d) in order.iter().zip(&per).rev() {
+            tail += d;
+            lambda[j as usize] += tail;
         }
     }
     lambda
