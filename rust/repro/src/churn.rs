@@ -190,7 +190,7 @@ struct Bench<'s> {
 const PRIORITY: i32 = 20;
 
 /// CPU time of the calling thread, in milliseconds.
-fn thread_cpu_ms() -> f64 {
+pub(crate) fn thread_cpu_ms() -> f64 {
     let mut ts = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,

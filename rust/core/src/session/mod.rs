@@ -226,9 +226,9 @@ impl TaskChoice {
 
 /// Most LP jobs (open stages of live applications) [`JobOrder::Spc`]
 /// solves; above it the plan uses [`JobOrder::WeightedRemaining`] (the LP,
-/// from its chain start, takes about 100 ms at 200 jobs, 1 s at 500 and a
-/// minute at 1,000: docs/benchmarks.md).
-pub const SPC_MAX_LP_JOBS: usize = 200;
+/// by interior point chains, takes about 0.5 s cold and 0.1 s warm at 500
+/// jobs but 2 s cold at 1,000: docs/benchmarks.md).
+pub const SPC_MAX_LP_JOBS: usize = 500;
 
 /// Bounded overtaking under [`JobOrder::WeightedRemaining`]. Smith's rule
 /// (least weighted remaining work first) lets every smaller job that
