@@ -975,7 +975,7 @@ fn simulate_table(
     }
     let _ = writeln!(
         s,
-        "{:<16} {:>10} {:>9} {:>11} {:>8} {:>8} {:>8} {:>6} {:>10} {:>9}",
+        "{:<16} {:>10} {:>9} {:>11} {:>8} {:>8} {:>8} {:>17} {:>6} {:>10} {:>9}",
         "policy",
         "makespan s",
         "mean JCT",
@@ -983,6 +983,7 @@ fn simulate_table(
         "node %",
         "rack %",
         "off %",
+        "booked n/r/o %",
         "util",
         "events",
         "wall ms"
@@ -993,7 +994,7 @@ fn simulate_table(
         let pct = |x: u64| 100.0 * x as f64 / maps;
         let _ = writeln!(
             s,
-            "{:<16} {:>10.1} {:>9.1} {:>11.1} {:>8.1} {:>8.1} {:>8.1} {:>6.2} {:>10} {:>9}",
+            "{:<16} {:>10.1} {:>9.1} {:>11.1} {:>8.1} {:>8.1} {:>8.1} {:>17} {:>6.2} {:>10} {:>9}",
             r.policy,
             m.makespan_s,
             m.mean_jct_s,
@@ -1001,6 +1002,18 @@ fn simulate_table(
             pct(m.node_local),
             pct(m.rack_local),
             pct(m.off_switch),
+            {
+                // The scheduler's own labels at the grant (YARN's queue metrics).
+                let b = (m.booked_node_local + m.booked_rack_local + m.booked_off_switch).max(1)
+                    as f64;
+                let p = |x: u64| 100.0 * x as f64 / b;
+                format!(
+                    "{:.1}/{:.1}/{:.1}",
+                    p(m.booked_node_local),
+                    p(m.booked_rack_local),
+                    p(m.booked_off_switch)
+                )
+            },
             m.utilization,
             m.events,
             m.wall_ms.map_or("-".to_string(), |w| format!("{w:.0}"))

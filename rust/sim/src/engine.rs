@@ -198,6 +198,8 @@ struct Job {
     submitted: bool,
     finished_ms: Option<u64>,
     locality: [u32; 3],
+    /// Map containers by the scheduler's own label at the grant (its books).
+    booked: [u32; 3],
 }
 
 struct Node {
@@ -634,6 +636,7 @@ impl<'a> Sim<'a> {
                 submitted: false,
                 finished_ms: None,
                 locality: [0; 3],
+                booked: [0; 3],
                 blocks,
             };
             for (m, &b) in job.blocks.iter().enumerate() {
@@ -787,6 +790,9 @@ impl<'a> Sim<'a> {
             }
             for g in &grants {
                 let j = self.job_of_app[g.app as usize];
+                if g.priority != PRIORITY_REDUCE {
+                    self.jobs[j as usize].booked[g.locality as usize] += g.count;
+                }
                 for _ in 0..g.count {
                     let node = &mut self.nodes[n as usize];
                     node.free.memory_mb -= container.memory_mb;
@@ -1325,7 +1331,7 @@ impl<'a> Sim<'a> {
         let first_submit = self.specs.iter().map(|s| s.submit_ms).min().unwrap_or(0);
         let mut jobs = Vec::with_capacity(self.jobs.len());
         let (mut twct, mut jct_sum, mut last) = (0.0, 0.0, first_submit);
-        let mut loc = [0u64; 3];
+        let (mut loc, mut booked) = ([0u64; 3], [0u64; 3]);
         for (job, spec) in self.jobs.iter().zip(self.specs) {
             let finish = job.finished_ms.unwrap_or(self.now);
             last = last.max(finish);
@@ -1333,6 +1339,9 @@ impl<'a> Sim<'a> {
             twct += spec.weight * jct;
             jct_sum += jct;
             for (total, &n) in loc.iter_mut().zip(&job.locality) {
+                *total += n as u64;
+            }
+            for (total, &n) in booked.iter_mut().zip(&job.booked) {
                 *total += n as u64;
             }
             jobs.push(JobResult {
@@ -1358,6 +1367,9 @@ impl<'a> Sim<'a> {
             node_local: loc[0],
             rack_local: loc[1],
             off_switch: loc[2],
+            booked_node_local: booked[0],
+            booked_rack_local: booked[1],
+            booked_off_switch: booked[2],
             twct,
             mean_jct_s: if jobs.is_empty() {
                 0.0

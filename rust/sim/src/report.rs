@@ -11,6 +11,13 @@ pub struct SimMetrics {
     pub node_local: u64,
     pub rack_local: u64,
     pub off_switch: u64,
+    /// Map containers by the locality the scheduler booked at the grant, as
+    /// YARN's queue metrics count them. The CapacityScheduler books a
+    /// container off-switch when its rack wait is not over, even on a node in
+    /// a replica's rack, so these can differ from where the block was read.
+    pub booked_node_local: u64,
+    pub booked_rack_local: u64,
+    pub booked_off_switch: u64,
     /// Total weighted completion time: sum of weight * (finish - submit), seconds.
     pub twct: f64,
     /// Mean job completion time (finish - submit), seconds.
@@ -100,6 +107,9 @@ mod tests {
                 node_local: 0,
                 rack_local: 0,
                 off_switch: 0,
+                booked_node_local: 0,
+                booked_rack_local: 0,
+                booked_off_switch: 0,
                 twct: 0.0,
                 mean_jct_s: 0.0,
                 utilization: 0.0,

@@ -912,12 +912,22 @@ impl Session {
             }
             _ => s.locality,
         };
+        // YARN allocates node- or rack-local only while the node's rack is
+        // still asked for (`LocalityAppPlacementAllocator.canAllocate`). A
+        // rack-local grant lowers the rack but no host, so an AM that never
+        // re-asks (SLS's) leaves host counts under a rack count of 0: such a
+        // grant is the RM's off-switch one, on the same node.
+        let rack_asked = g.counts.get(&rack).is_some_and(|&c| c > 0);
+        let locality = match locality {
+            Locality::Node | Locality::Rack if !rack_asked => Locality::OffSwitch,
+            l => l,
+        };
         // As YARN's AppSchedulingInfo.allocate: the AM's next update corrects
         // the hosts of the task it really chose. The MR AM's task is known:
         // its update lowers every replica host and rack of that task, so do
         // that now, or a stale host count grants a container the AM has no
         // local task for.
-        match (am_choice, s.locality) {
+        match (am_choice, locality) {
             (Some(t), _) => {
                 let of = g.pool.replicas.of(t);
                 for (i, &r) in of.iter().enumerate() {

@@ -182,7 +182,19 @@ public final class SlsBench {
     }
   }
 
-  public static void main(String[] argv) throws Exception {
+  public static void main(String[] argv) {
+    try {
+      run(argv);
+    } catch (Throwable t) {
+      // SLS's and the RM's threads are not daemons: a failed run must still end.
+      System.err.println("sls-bench: the run failed: " + t);
+      t.printStackTrace();
+      System.err.flush();
+      Runtime.getRuntime().halt(1);
+    }
+  }
+
+  static void run(String[] argv) throws Exception {
     Args a;
     try {
       a = Args.parse(argv);
