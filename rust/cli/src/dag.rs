@@ -99,6 +99,7 @@ pub fn cmd_plan(a: DagPlanArgs, limits: &Limits) -> Result<()> {
         fisch_group_height: a.group_height,
         blind_alpha: a.blind_alpha,
         as_printed: a.as_printed,
+        ..PlanOptions::default()
     };
     let out = plan(&jobs, &dc, policy, &opts);
     match a.format {

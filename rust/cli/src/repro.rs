@@ -111,6 +111,10 @@ pub struct ReproArgs {
     /// planners' own default elsewhere is utilisation:0.85).
     #[arg(long)]
     pub quality: Option<String>,
+    /// `fisch` only: BLIND with the paper's delayed allocation (Sect. 4.3):
+    /// bulks booked on the counters, their nodes picked at dispatch.
+    #[arg(long)]
+    pub blind_delayed: bool,
     /// `spc` only: run Fig. 4 in S-PC's schedule model, in the YARN
     /// simulator (`spindle simulate`'s engine), or both side by side
     /// (default both; Fig. 7 and 8 run in the schedule model only).
@@ -151,6 +155,7 @@ pub fn run(args: &ReproArgs) -> Result<String> {
             .map(Quality::parse)
             .transpose()
             .with_context(|| format!("--quality {:?}", args.quality.as_deref().unwrap_or("")))?,
+        blind_delayed: args.blind_delayed,
         spc_model: args.model.map_or(Default::default(), ModelArg::model),
         progress,
     };

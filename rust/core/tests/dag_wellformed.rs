@@ -22,6 +22,7 @@ proptest! {
         util in 0.3f64..1.0,
         group_height in 0u32..3,
         as_printed in any::<bool>(),
+        delayed in any::<bool>(),
     ) {
         let dc = DataCentre::from_file("dc", &generate::tree(aggs, leaves, per_leaf, |l| l % 2 == 0)).unwrap();
         let jobs: Vec<Job> = (0..njobs)
@@ -36,6 +37,7 @@ proptest! {
                 load,
                 fisch_group_height: group_height,
                 as_printed,
+                blind_delayed: delayed,
                 ..PlanOptions::default()
             };
             let out = plan(&jobs, &dc, policy, &opts);

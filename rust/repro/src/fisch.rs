@@ -114,10 +114,12 @@ fn measure(
     policy: DagPolicy,
     quality: Option<Quality>,
     as_printed: bool,
+    blind_delayed: bool,
 ) -> Result<Measured> {
     let opts = PlanOptions {
         load: Some(0.95),
         as_printed,
+        blind_delayed,
         quality: quality.unwrap_or(DEFAULT_QUALITY),
         ..PlanOptions::default()
     };
@@ -168,7 +170,14 @@ pub fn run(opts: &Opts) -> Result<Vec<Report>> {
         .map(|&p| (p, false))
         .chain(printed.iter().map(|&p| (p, true)));
     for ((policy, pu, pl), as_printed) in runs {
-        let m = measure(&seq, &c0, policy, opts.quality, as_printed)?;
+        let m = measure(
+            &seq,
+            &c0,
+            policy,
+            opts.quality,
+            as_printed,
+            opts.blind_delayed,
+        )?;
         let name = if as_printed {
             format!("{} as printed", policy.name())
         } else {
@@ -206,6 +215,7 @@ pub fn run(opts: &Opts) -> Result<Vec<Report>> {
             "as printed: a task holds its abstract slot from its start, a BLIND bulk asks for all nodes of its abstract node".into(),
             "jobs released so that the offered load is 95 % of the total power (Sect. 5.1)".into(),
             format!("quality condition: {:?} (`--quality`)", opts.quality.unwrap_or(DEFAULT_QUALITY)),
+            format!("BLIND delayed allocation (Sect. 4.3, `--blind-delayed`): {}", if opts.blind_delayed { "on" } else { "off" }),
             format!("job shapes: {} (`--shapes`; sized: 200-4,000 tasks, mean 1,000, Sect. 5.1; deep: all 1,000; unfolded: sized, and wavefront/Laplace/matrix/fork-join a 25-node drawing unfolded over the data)", opts.shapes.name()),
         ],
         rows,
@@ -227,7 +237,7 @@ pub fn run(opts: &Opts) -> Result<Vec<Report>> {
             (DagPolicy::Fisch, p[0], p[1]),
             (DagPolicy::Blind, p[2], p[3]),
         ] {
-            let m = measure(&seq, &c2, policy, opts.quality, false)?;
+            let m = measure(&seq, &c2, policy, opts.quality, false, opts.blind_delayed)?;
             let (u, l) = (m.util, m.per_task);
             rows.push(Row {
                 setup: setup([
@@ -270,7 +280,7 @@ pub fn run(opts: &Opts) -> Result<Vec<Report>> {
     for (name, pf, pb) in PAPER_TABLE2 {
         let d = dc(name)?;
         for (policy, pu) in [(DagPolicy::Fisch, pf), (DagPolicy::Blind, pb)] {
-            let m = measure(&seq, &d, policy, opts.quality, false)?;
+            let m = measure(&seq, &d, policy, opts.quality, false, opts.blind_delayed)?;
             let (u, l) = (m.util, m.per_task);
             rows.push(Row {
                 setup: setup([
@@ -308,7 +318,7 @@ pub fn run(opts: &Opts) -> Result<Vec<Report>> {
     )?;
     let mut rows = Vec::new();
     for policy in [DagPolicy::Fisch, DagPolicy::Blind] {
-        let m = measure(&seq, &d, policy, opts.quality, false)?;
+        let m = measure(&seq, &d, policy, opts.quality, false, opts.blind_delayed)?;
         let (u, l, per_job) = (m.util, m.per_task, m.per_job);
         rows.push(Row {
             setup: setup([

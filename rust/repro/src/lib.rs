@@ -106,6 +106,8 @@ pub struct Opts {
     /// `repro fisch`: the quality condition that drives FISCH's and BLIND's
     /// refinement (`None`: makespan within 2x its lower bound).
     pub quality: Option<spindle_core::dag::Quality>,
+    /// `repro fisch`: BLIND with delayed allocation (Sect. 4.3).
+    pub blind_delayed: bool,
     /// `repro spc`: the models Fig. 4 runs in.
     pub spc_model: spc::Model,
     pub progress: ProgressBar,

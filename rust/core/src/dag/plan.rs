@@ -89,6 +89,7 @@ pub fn plan(jobs: &[Job], dc: &DataCentre, policy: DagPolicy, opts: &PlanOptions
             for (j, job) in jobs.iter().enumerate() {
                 refinements += b.schedule_job(j as u32, job, rel[j], &mut schedule);
             }
+            b.finish(&mut schedule);
         }
     }
     let plan_ms = started.elapsed().as_secs_f64() * 1e3;
@@ -123,11 +124,16 @@ mod plan_tests {
                 Job::from_file("g", &generate::job(s, 60, i % 2 == 0, i as u64).unwrap()).unwrap()
             })
             .collect();
-        for policy in DagPolicy::ALL {
+        let runs = DagPolicy::ALL
+            .into_iter()
+            .map(|p| (p, false))
+            .chain([(DagPolicy::Blind, true)]);
+        for (policy, blind_delayed) in runs {
             for quality in [Quality::Utilisation(0.99), Quality::Makespan(1.0)] {
                 let opts = PlanOptions {
                     quality,
                     load: Some(0.95),
+                    blind_delayed,
                     ..PlanOptions::default()
                 };
                 let out = plan(&jobs, &dc, policy, &opts);

@@ -51,6 +51,9 @@ pub struct PlanOptions {
     /// soon as its own inputs are there and its node is free, and a bulk is
     /// what its abstract node has free first.
     pub as_printed: bool,
+    /// BLIND's delayed allocation (Sect. 4.3): bulks are booked on the
+    /// counters and mapped to nodes only at dispatch.
+    pub blind_delayed: bool,
 }
 
 impl Default for PlanOptions {
@@ -62,6 +65,7 @@ impl Default for PlanOptions {
             fisch_group_height: 0,
             blind_alpha: 1.5,
             as_printed: false,
+            blind_delayed: false,
         }
     }
 }
