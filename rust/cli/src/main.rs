@@ -1004,8 +1004,8 @@ fn simulate_table(
             pct(m.off_switch),
             {
                 // The scheduler's own labels at the grant (YARN's queue metrics).
-                let b = (m.booked_node_local + m.booked_rack_local + m.booked_off_switch).max(1)
-                    as f64;
+                let b =
+                    (m.booked_node_local + m.booked_rack_local + m.booked_off_switch).max(1) as f64;
                 let p = |x: u64| 100.0 * x as f64 / b;
                 format!(
                     "{:.1}/{:.1}/{:.1}",

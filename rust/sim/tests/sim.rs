@@ -140,7 +140,10 @@ fn hadoop_default_books_small_jobs_non_local_grants_off_switch() {
         .collect();
     let m = simulate(&cfg, &jobs, |_| {}).unwrap().result.metrics;
     assert_eq!(m.booked_rack_local, 0, "{m:?}");
-    assert!(m.rack_local > 0, "some off-switch grants read in-rack: {m:?}");
+    assert!(
+        m.rack_local > 0,
+        "some off-switch grants read in-rack: {m:?}"
+    );
     assert!(m.booked_off_switch > 0, "{m:?}");
     // asm1 books where the block is: the same split both ways.
     cfg.policy = PolicyKind::Asm1;
