@@ -136,7 +136,14 @@ fn hadoop_default_books_small_jobs_non_local_grants_off_switch() {
     };
     cfg.set_slots(2).unwrap();
     let jobs: Vec<JobSpec> = (0..30)
-        .map(|i| JobSpec::shaped(format!("j{i}"), i * 500, 4 * 128 << 20, Profile::Wordcount))
+        .map(|i| {
+            JobSpec::shaped(
+                format!("j{i}"),
+                i * 500,
+                4 * (128 << 20),
+                Profile::Wordcount,
+            )
+        })
         .collect();
     let m = simulate(&cfg, &jobs, |_| {}).unwrap().result.metrics;
     assert_eq!(m.booked_rack_local, 0, "{m:?}");

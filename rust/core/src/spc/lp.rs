@@ -1077,29 +1077,7 @@ mod tests {
 
     #[test]
     fn the_chain_start_needs_fewer_rounds_than_the_cold_cutting_planes() {
-        // 30 MapReduce jobs shaped like the Sect. VI.B bench: maps of a
-        // thousandth of their reduce's weight.
-        let mut jobs = Vec::new();
-        let mut preds: Vec<Vec<u32>> = Vec::new();
-        for k in 0..30u32 {
-            let (tm, tr) = (1 + (k * 7) % 13, 1 + (k * 11) % 9);
-            let w = 1.0 + (k % 5) as f64;
-            preds.push(Vec::new());
-            preds.push(vec![2 * k]);
-            jobs.push(LpJob {
-                p: 10.0 * tm as f64,
-                mu_j: tm.min(8) as f64,
-                release: 0.0,
-                weight: w * 1e-3,
-            });
-            jobs.push(LpJob {
-                p: 10.0 * tr as f64,
-                mu_j: tr.min(8) as f64,
-                release: 0.0,
-                weight: w,
-            });
-        }
-        let preds = csr(&preds);
+        let (jobs, preds) = mapreduce(30, false);
         let chain = solve(&jobs, &preds, 8.0, &[]).unwrap();
         let cold = cutting_planes(&jobs, &preds, 8.0, &[]).unwrap();
         assert!(
@@ -1117,8 +1095,9 @@ mod tests {
     }
 
     /// `k` MapReduce jobs shaped like the Sect. VI.B bench (maps of a
-    /// thousandth of their reduce's weight), on 8 machines of speed 1.
-    fn mapreduce(k: u32) -> (Vec<LpJob>, Csr) {
+    /// thousandth of their reduce's weight), on 8 machines of speed 1; with
+    /// `releases`, every fourth reduce is released at 5.
+    fn mapreduce(k: u32, releases: bool) -> (Vec<LpJob>, Csr) {
         let mut jobs = Vec::new();
         let mut preds: Vec<Vec<u32>> = Vec::new();
         for i in 0..k {
@@ -1135,7 +1114,7 @@ mod tests {
             jobs.push(LpJob {
                 p: 10.0 * tr as f64,
                 mu_j: tr.min(8) as f64,
-                release: if i % 4 == 3 { 5.0 } else { 0.0 },
+                release: if releases && i % 4 == 3 { 5.0 } else { 0.0 },
                 weight: w,
             });
         }
@@ -1144,7 +1123,7 @@ mod tests {
 
     #[test]
     fn the_interior_point_chains_match_both_cutting_planes_and_restart_warm() {
-        let (jobs, preds) = mapreduce(40);
+        let (jobs, preds) = mapreduce(40, true);
         let ipm = chain_ipm(&jobs, &preds, 8.0, &[]).unwrap();
         let chain = chain_cuts(&jobs, &preds, 8.0, &[]).unwrap();
         let cold = cutting_planes(&jobs, &preds, 8.0, &[]).unwrap();
