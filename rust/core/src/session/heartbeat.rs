@@ -837,7 +837,9 @@ impl Session {
     /// and the grant's locality: the slot's, or node-local when the MR AM's
     /// task is local to the node and the host is still asked for.
     /// `follow_am`: book the MR AM's task (see `mr_am_choice`) where the
-    /// configuration says so.
+    /// configuration says so, and label the grant as the RM will allocate
+    /// it; false when the host already placed it at `s.locality`
+    /// ([`Self::book_placed`]), which is then booked as it is.
     pub(super) fn book(
         &mut self,
         node: NodeId,
@@ -919,7 +921,7 @@ impl Session {
         // grant is the RM's off-switch one, on the same node.
         let rack_asked = g.counts.get(&rack).is_some_and(|&c| c > 0);
         let locality = match locality {
-            Locality::Node | Locality::Rack if !rack_asked => Locality::OffSwitch,
+            Locality::Node | Locality::Rack if follow_am && !rack_asked => Locality::OffSwitch,
             l => l,
         };
         // As YARN's AppSchedulingInfo.allocate: the AM's next update corrects
