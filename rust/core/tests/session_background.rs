@@ -173,7 +173,10 @@ fn asm1_queues_a_new_job_while_a_plan_is_in_flight() {
     let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
     let h2 = s.add_node("h2", "/r2", cap(), 1.0).unwrap();
     let a = s.add_app("a", 1.0, 0).unwrap();
+    // Hosts with their racks, as AMs ask (the RM allocates node-local only
+    // while the rack is asked for).
     s.update_ask(a, 20, "h1", 4, cap(), true).unwrap();
+    s.update_ask(a, 20, "/r1", 4, cap(), true).unwrap();
     s.update_ask(a, 20, ANY, 4, cap(), true).unwrap();
     let shared = Arc::new(Mutex::new(s));
     let (planner, _started, go_tx) = blocked_planner(&shared);
@@ -183,6 +186,7 @@ fn asm1_queues_a_new_job_while_a_plan_is_in_flight() {
         s.set_input_blocks(b, 20, &[vec!["h2"], vec!["h2"]])
             .unwrap();
         s.update_ask(b, 20, "h2", 2, cap(), true).unwrap();
+        s.update_ask(b, 20, "/r2", 2, cap(), true).unwrap();
         s.update_ask(b, 20, ANY, 2, cap(), true).unwrap();
         b
     };
