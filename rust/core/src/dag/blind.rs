@@ -966,6 +966,16 @@ mod tests {
     }
 
     /// Free nodes at integer time `k` (events at `k` applied).
+    /// Sorted allocation and free instants, as the counters keep them.
+    fn events(mut alloc: Vec<u8>, mut free: Vec<u8>) -> Evts {
+        alloc.sort_unstable();
+        free.sort_unstable();
+        Evts {
+            alloc: alloc.into_iter().map(f64::from).collect(),
+            free: free.into_iter().map(f64::from).collect(),
+        }
+    }
+
     fn at(ev: &Evts, base: i64, k: u32) -> i64 {
         let k = f64::from(k);
         base - ev.alloc.iter().filter(|&&t| t <= k).count() as i64
@@ -978,19 +988,14 @@ mod tests {
         /// each [k, k + 1)).
         #[test]
         fn first_window_is_brute_force(
-            mut alloc in proptest::collection::vec(0u8..40, 0..30),
-            mut free in proptest::collection::vec(0u8..40, 0..30),
+            alloc in proptest::collection::vec(0u8..40, 0..30),
+            free in proptest::collection::vec(0u8..40, 0..30),
             base in 0i64..6,
             m in 1u32..5,
             is in 0u8..40,
             d in 1u8..12,
         ) {
-            alloc.sort_unstable();
-            free.sort_unstable();
-            let ev = Evts {
-                alloc: alloc.iter().map(|&t| f64::from(t)).collect(),
-                free: free.iter().map(|&t| f64::from(t)).collect(),
-            };
+            let ev = events(alloc, free);
             let (is, d) = (u32::from(is), u32::from(d));
             let low = |s: u32| (s..s + d).map(|k| at(&ev, base, k)).min().unwrap_or(i64::MAX);
             prop_assert_eq!(ev.min_free(base, f64::from(is), f64::from(d)), low(is));
@@ -1000,19 +1005,14 @@ mod tests {
 
         #[test]
         fn first_fit_is_the_scan(
-            mut alloc in proptest::collection::vec(0u8..40, 0..30),
-            mut free in proptest::collection::vec(0u8..40, 0..30),
+            alloc in proptest::collection::vec(0u8..40, 0..30),
+            free in proptest::collection::vec(0u8..40, 0..30),
             base in 0i64..6,
             m in 1u32..5,
             is in 0u8..40,
             d in 0u8..12,
         ) {
-            alloc.sort_unstable();
-            free.sort_unstable();
-            let ev = Evts {
-                alloc: alloc.iter().map(|&t| f64::from(t)).collect(),
-                free: free.iter().map(|&t| f64::from(t)).collect(),
-            };
+            let ev = events(alloc, free);
             let (is, d) = (f64::from(is), f64::from(d));
             prop_assert_eq!(ev.first_fit(base, m, is, d), by_scan(&ev, base, m, is, d));
         }
