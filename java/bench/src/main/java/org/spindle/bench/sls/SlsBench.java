@@ -260,7 +260,9 @@ public final class SlsBench {
     System.out.println(text);
     System.out.flush();
     // SLS's and the RM's threads are not daemons.
-    Runtime.getRuntime().halt(sls.getRemainingApps() == 0 ? 0 : 3);
+    // Exit 3 (sls-bench reruns): a job lost, in the RM or to SLS's races.
+    Runtime.getRuntime().halt(sls.getRemainingApps() == 0 && r.get("jobs_finished")
+        .equals(r.get("jobs")) ? 0 : 3);
   }
 
   static Configuration conf(Args a, Path dir) throws IOException {
@@ -309,8 +311,10 @@ public final class SlsBench {
    * heartbeat in between makes the RM fail the attempt ("AM Container ...
    * exited with exitCode: 0") although every task ran; (2) SLS closes
    * jobruntime.csv when the last attempt is removed, which can precede the
-   * last AM's row. Returns {jobs that ran to their end, of them failed by
-   * the RM}.
+   * last AM's row. Both can hit one job; its RM diagnostics then still say
+   * the AM container exited 0, which in SLS only its AM's last step does
+   * (NMSimulator.cleanupContainer; the AM container has no lifetime of its
+   * own). Returns {jobs that ran to their end, of them failed by the RM}.
    */
   static int[] ranToEnd(ResourceManager rm, Set<String> timed) {
     int done = 0;
@@ -318,12 +322,22 @@ public final class SlsBench {
     for (RMApp app : rm.getRMContext().getRMApps().values()) {
       boolean ok = app.getState() == RMAppState.FINISHED
           && app.getFinalApplicationStatus() == FinalApplicationStatus.SUCCEEDED;
-      if (ok || timed.contains(app.getApplicationId().toString())) {
+      boolean raced = app.getState() == RMAppState.FAILED
+          && amExitedAfterLastStep(String.valueOf(app.getDiagnostics()));
+      if (ok || raced || timed.contains(app.getApplicationId().toString())) {
         done++;
         failedByRm += ok ? 0 : 1;
       }
     }
     return new int[] {done, failedByRm};
+  }
+
+  private static final java.util.regex.Pattern AM_EXIT_0 =
+      java.util.regex.Pattern.compile("AM Container for \\S+ exited with\\s+exitCode: 0\\b");
+
+  /** The RM failed the app because its AM container exited with code 0. */
+  static boolean amExitedAfterLastStep(String diagnostics) {
+    return AM_EXIT_0.matcher(diagnostics).find();
   }
 
   static Map<String, Object> result(Args a, int apps, int remaining, int[] ranToEnd,

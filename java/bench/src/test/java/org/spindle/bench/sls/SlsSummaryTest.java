@@ -1,7 +1,9 @@
 package org.spindle.bench.sls;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -39,6 +41,19 @@ public class SlsSummaryTest {
         + " \"jobs_timed\": 6, \"remaining_apps\": 0}");
     assertEquals("all 6 jobs finished, 1 failed by the RM after their last task"
         + " (SLS's AM container race)", c.get(0)[0]);
+  }
+
+  /** The RM's diagnostics for SLS's race (from a 3.4.2 run), and for a real AM failure. */
+  @Test
+  public void anAmContainerThatExitedZeroIsTheRace() {
+    assertTrue(SlsBench.amExitedAfterLastStep("Application application_1795837680905_0018"
+        + " failed 1 times (global limit =2; local limit is =1) due to AM Container for"
+        + " appattempt_1795837680905_0018_000001 exited with  exitCode: 0\nFailing this attempt."));
+    assertFalse(SlsBench.amExitedAfterLastStep("Application application_1_0002 failed 1 times"
+        + " due to AM Container for appattempt_1_0002_000001 exited with  exitCode: 143"));
+    assertFalse(SlsBench.amExitedAfterLastStep("Application application_1_0002 failed 1 times"
+        + " due to AM Container for appattempt_1_0002_000001 exited with  exitCode: -100"));
+    assertFalse(SlsBench.amExitedAfterLastStep("null"));
   }
 
   @Test
