@@ -487,6 +487,7 @@ impl Session {
                         exact: false,
                         first_free: 0,
                         wait_from: now,
+                        ask_from: now,
                         stall_logged: false,
                         scratch: GroupScratch::default(),
                         queued_upto: 0,
@@ -598,6 +599,7 @@ impl Session {
                     if count > 0 {
                         // A wait starts when the group begins asking.
                         g.wait_from = self.clock.now_ms;
+                        g.ask_from = self.clock.now_ms;
                         g.stall_logged = false;
                         self.clock.wait_floor = self.clock.wait_floor.min(self.clock.now_ms);
                     }

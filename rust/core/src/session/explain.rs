@@ -117,7 +117,8 @@ impl Session {
                 if !capped {
                     return (Reason::LocalityWait, -1);
                 }
-                let until = g.wait_from.saturating_add(cap);
+                // An idle slot serves it once its asks have waited the cap.
+                let until = g.ask_from.saturating_add(cap);
                 // Past the cap it goes remote when its turn in the order comes.
                 if self.clock.now_ms < until {
                     return (Reason::LocalityWait, until);

@@ -117,6 +117,7 @@ impl Session {
             for a in &mut self.apps {
                 for g in &mut a.groups {
                     g.wait_from = g.wait_from.max(now_ms);
+                    g.ask_from = g.ask_from.max(now_ms);
                 }
             }
             self.clock.wait_floor = now_ms;
@@ -624,8 +625,9 @@ impl Session {
     }
 
     /// The first group in FIFO order (then priority) with host or rack asks
-    /// whose locality wait reached `max_wait_ms`, at its most local level
-    /// on this node. Skips the visit while no group can have waited that
+    /// that have been pending `max_wait_ms` (since it began asking, not
+    /// since its last container: the slot idles otherwise), at its most
+    /// local level on this node. Skips the visit while no group can have waited that
     /// long (`wait_floor`), so an idle node costs nothing in the usual case.
     fn serve_starving(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
         let cap = self.cfg.max_wait_ms;
@@ -642,8 +644,8 @@ impl Session {
                 if g.any <= 0 || g.counts.is_empty() || !g.relax {
                     continue;
                 }
-                floor = floor.min(g.wait_from);
-                if now.saturating_sub(g.wait_from) < cap || !free.fits(&g.capability) {
+                floor = floor.min(g.ask_from);
+                if now.saturating_sub(g.ask_from) < cap || !free.fits(&g.capability) {
                     continue;
                 }
                 let locality = g.level_on(n);

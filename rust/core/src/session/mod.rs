@@ -510,8 +510,14 @@ struct Group {
     /// Pool tasks before this index are all started.
     first_free: usize,
     /// When this group last got a container, or began asking: the start of
-    /// its locality wait.
+    /// its locality wait before its node's planned queue (`serve_overdue`).
     wait_from: i64,
+    /// When this group began asking (kept across its grants): how long its
+    /// oldest pending ask has waited. A slot that would otherwise idle
+    /// serves a group pending this long (`serve_starving`): a job whose
+    /// maps name one busy host each gets a local container somewhere every
+    /// few seconds, so `wait_from` never ages while most of its maps wait.
+    ask_from: i64,
     /// The stall detector has named this group since its last container.
     stall_logged: bool,
     /// The policy's heartbeat rule's state for this group (missed
@@ -739,7 +745,7 @@ struct Clock {
     /// A heartbeat has set `now_ms`. Until then the clock is unknown (the
     /// RM's is wall time), so waits of asks made before it start at it.
     started: bool,
-    /// A lower bound of `wait_from` over busy groups with host or rack asks:
+    /// A lower bound of `ask_from` over busy groups with host or rack asks:
     /// while `now - wait_floor` is below the cap, no group can be starving
     /// and the heartbeat skips the scan.
     wait_floor: i64,

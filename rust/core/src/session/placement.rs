@@ -359,6 +359,8 @@ mod tests {
         assert!(after.iter().all(|o| o.app != a), "{after:?}");
     }
 
+    /// A grant restarts the wait before a node's queue (h2 holds b's
+    /// plan), not an idle node's: a's asks are still pending past the cap.
     #[test]
     fn overdue_work_is_offered_on_every_node_and_a_grant_restarts_its_wait() {
         let (mut s, [_, h2, h3], a, _) = planned();
@@ -374,8 +376,10 @@ mod tests {
         assert!(s
             .book_placed(h3, a, 20, Locality::OffSwitch, DEFAULT_MAX_WAIT_MS + 700)
             .unwrap());
-        let after = offers(&mut s, h3, DEFAULT_MAX_WAIT_MS + 1300);
+        let after = offers(&mut s, h2, DEFAULT_MAX_WAIT_MS + 1300);
         assert!(after.iter().all(|o| o.app != a), "{after:?}");
+        let idle = offers(&mut s, h3, DEFAULT_MAX_WAIT_MS + 1300);
+        assert!(idle.iter().any(|o| o.app == a), "{idle:?}");
     }
 
     #[test]

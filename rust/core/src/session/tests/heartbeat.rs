@@ -281,6 +281,46 @@ fn a_map_waits_for_its_host_at_most_the_cap_and_before_reducers() {
     }
 }
 
+/// SLS's SYNTH at 1,000 nodes (issue 23): a job whose maps each name one
+/// busy host gets a local container every second, so its wait since the
+/// last container never reaches the cap while its other maps queue behind
+/// that host. A node that would idle serves it once its asks have been
+/// pending the cap, not since its last container.
+#[test]
+fn an_idle_node_serves_asks_pending_the_cap_though_the_group_gets_containers() {
+    let mut s = session(PolicyKind::Asm1);
+    let h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let h3 = s.add_node("h3", "/r1", cap(), 1.0).unwrap();
+    let app = s.add_app("application_1_0001", 1.0, 0).unwrap();
+    for (res, n) in [("h1", 6), ("/r1", 6), (ANY, 6)] {
+        s.update_ask(app, 20, res, n, cap(), true).unwrap();
+    }
+    let mut out = Vec::new();
+    for t in [0, 1_000, 2_000, 3_000] {
+        if t > 0 {
+            s.container_finished(h1).unwrap();
+        }
+        s.node_heartbeat(h1, cap(), t, &mut out).unwrap();
+        assert_eq!(out.len(), 1, "h1 runs its own maps, one at a time");
+        assert_eq!(out[0].locality, Locality::Node);
+        s.node_heartbeat(h3, cap(), t + 500, &mut out).unwrap();
+        if t + 500 < 3_000 {
+            assert!(out.is_empty(), "at {} ms the maps wait for h1", t + 500);
+        } else {
+            assert_eq!(
+                out,
+                vec![Grant {
+                    app,
+                    priority: 20,
+                    count: 1,
+                    locality: Locality::Rack
+                }],
+                "pending 3.5 s: the idle h3 takes one on h1's rack"
+            );
+        }
+    }
+}
+
 /// The stall detector names an application whose asks got no container for
 /// `stall_ms`, once until it gets one.
 #[test]
