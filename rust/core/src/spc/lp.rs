@@ -499,8 +499,6 @@ fn solve_by_cuts(
             cuts.push(s);
         }
     }
-    let completion: Vec<f64> = c.iter().map(|&x| x * unit_t).collect();
-    let objective = weighted_sum(jobs, &completion);
     tracing::debug!(
         jobs = n,
         chain = chain.is_some(),
@@ -509,12 +507,24 @@ fn solve_by_cuts(
         ms = started.elapsed().as_secs_f64() * 1e3,
         "S-PC LP solved"
     );
-    Ok(LpSolution {
+    Ok(unscaled(jobs, &c, unit_t, cuts, rounds))
+}
+
+/// The solution in the jobs' own time unit from scaled completions `c`.
+fn unscaled(
+    jobs: &[LpJob],
+    c: &[f64],
+    unit_t: f64,
+    cuts: Vec<Vec<u32>>,
+    rounds: usize,
+) -> LpSolution {
+    let completion: Vec<f64> = c.iter().map(|&x| x * unit_t).collect();
+    LpSolution {
+        objective: weighted_sum(jobs, &completion),
         completion,
-        objective,
         cuts,
         rounds,
-    })
+    }
 }
 
 /// The jobs with work sorted by `D_j = C_j - p_j / (2 mu_j)` (ties by
@@ -811,8 +821,6 @@ pub fn chain_ipm(
     }
     let cmax = c.iter().fold(1.0f64, |m, &x| m.max(x.abs()));
     let cuts = tight_prefixes(&scaled, &c, &d_order(&scaled, &c), 1e-7 * cmax);
-    let completion: Vec<f64> = c.iter().map(|&x| x * unit_t).collect();
-    let objective = weighted_sum(jobs, &completion);
     tracing::debug!(
         jobs = n,
         rounds,
@@ -820,12 +828,7 @@ pub fn chain_ipm(
         ms = started.elapsed().as_secs_f64() * 1e3,
         "S-PC LP solved"
     );
-    Ok(LpSolution {
-        completion,
-        objective,
-        cuts,
-        rounds,
-    })
+    Ok(unscaled(jobs, &c, unit_t, cuts, rounds))
 }
 
 /// Re-solves at time `now` with the remaining work (Sect. VI.B, online
