@@ -177,9 +177,10 @@ pub struct SessionConfig {
     /// Locality delay of the `hadoop-default` policy.
     pub delay: LocalityDelay,
     /// Hard cap on a locality wait (`spindle.locality.max-wait-ms`): under a
-    /// local-only policy or `asm1-priced`, an ask group with host or rack asks that has had no
-    /// container for this long takes a rack-local, then off-switch, free
-    /// slot before any location-less ask (reducers) does. Negative: wait
+    /// local-only policy or `asm1-priced`, an ask group with host or rack
+    /// asks pending this long takes a rack-local, then off-switch, free slot
+    /// before any location-less ask (reducers) does; one that has had no
+    /// container for this long also goes before a later job's planned queue. Negative: wait
     /// for ever (the policies as their papers state them).
     pub max_wait_ms: i64,
     /// An ask group with no container for this long is named in the log as
