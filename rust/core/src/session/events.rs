@@ -487,7 +487,7 @@ impl Session {
                         exact: false,
                         first_free: 0,
                         wait_from: now,
-                        ask_from: now,
+                        asked: Default::default(),
                         stall_logged: false,
                         scratch: GroupScratch::default(),
                         queued_upto: 0,
@@ -591,6 +591,10 @@ impl Session {
                 let changed =
                     g.any != count || g.capability != capability || g.relax != relax_locality;
                 grew = count > g.any;
+                g.asked.resize(g.any, count, self.clock.now_ms);
+                if grew {
+                    self.clock.wait_floor = self.clock.wait_floor.min(self.clock.now_ms);
+                }
                 g.any = count;
                 g.capability = capability;
                 g.relax = relax_locality;
@@ -599,7 +603,6 @@ impl Session {
                     if count > 0 {
                         // A wait starts when the group begins asking.
                         g.wait_from = self.clock.now_ms;
-                        g.ask_from = self.clock.now_ms;
                         g.stall_logged = false;
                         self.clock.wait_floor = self.clock.wait_floor.min(self.clock.now_ms);
                     }

@@ -118,7 +118,8 @@ impl Session {
                     return (Reason::LocalityWait, -1);
                 }
                 // An idle slot serves it once its asks have waited the cap.
-                let until = g.ask_from.saturating_add(cap);
+                let asked = g.asked.oldest().unwrap_or(self.clock.now_ms);
+                let until = asked.saturating_add(cap);
                 // Past the cap it goes remote when its turn in the order comes.
                 if self.clock.now_ms < until {
                     return (Reason::LocalityWait, until);

@@ -117,7 +117,7 @@ impl Session {
             for a in &mut self.apps {
                 for g in &mut a.groups {
                     g.wait_from = g.wait_from.max(now_ms);
-                    g.ask_from = g.ask_from.max(now_ms);
+                    g.asked.not_before(now_ms);
                 }
             }
             self.clock.wait_floor = now_ms;
@@ -625,9 +625,8 @@ impl Session {
     }
 
     /// The first group in FIFO order (then priority) with host or rack asks
-    /// that have been pending `max_wait_ms` (since it began asking, not
-    /// since its last container: the slot idles otherwise), at its most
-    /// local level on this node. Skips the visit while no group can have waited that
+    /// whose oldest was made `max_wait_ms` ago (not its last container: the
+    /// slot idles otherwise), at its most local level on this node. Skips the visit while no group can have waited that
     /// long (`wait_floor`), so an idle node costs nothing in the usual case.
     fn serve_starving(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
         let cap = self.cfg.max_wait_ms;
@@ -644,8 +643,9 @@ impl Session {
                 if g.any <= 0 || g.counts.is_empty() || !g.relax {
                     continue;
                 }
-                floor = floor.min(g.ask_from);
-                if now.saturating_sub(g.ask_from) < cap || !free.fits(&g.capability) {
+                let asked = g.asked.oldest().unwrap_or(now);
+                floor = floor.min(asked);
+                if now.saturating_sub(asked) < cap || !free.fits(&g.capability) {
                     continue;
                 }
                 let locality = g.level_on(n);
@@ -963,6 +963,7 @@ impl Session {
         g.wait_from = self.clock.now_ms;
         g.stall_logged = false;
         g.any -= 1;
+        g.asked.take(1);
         if g.any == 0 {
             self.asks.busy_stale = true;
             // Host and rack asks stay (the AM's update settles them) but no

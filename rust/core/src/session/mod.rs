@@ -513,12 +513,12 @@ struct Group {
     /// When this group last got a container, or began asking: the start of
     /// its locality wait before its node's planned queue (`serve_overdue`).
     wait_from: i64,
-    /// When this group began asking (kept across its grants): how long its
-    /// oldest pending ask has waited. A slot that would otherwise idle
-    /// serves a group pending this long (`serve_starving`): a job whose
-    /// maps name one busy host each gets a local container somewhere every
-    /// few seconds, so `wait_from` never ages while most of its maps wait.
-    ask_from: i64,
+    /// When its pending containers were asked for (kept across its
+    /// grants). A slot that would otherwise idle serves a group whose
+    /// oldest ask waited the cap (`serve_starving`): a job whose maps name
+    /// one busy host each gets a local container somewhere every few
+    /// seconds, so `wait_from` never ages while most of its maps wait.
+    asked: ask_ages::AskAges,
     /// The stall detector has named this group since its last container.
     stall_logged: bool,
     /// The policy's heartbeat rule's state for this group (missed
@@ -746,7 +746,7 @@ struct Clock {
     /// A heartbeat has set `now_ms`. Until then the clock is unknown (the
     /// RM's is wall time), so waits of asks made before it start at it.
     started: bool,
-    /// A lower bound of `ask_from` over busy groups with host or rack asks:
+    /// A lower bound of the oldest ask over busy groups with host or rack asks:
     /// while `now - wait_floor` is below the cap, no group can be starving
     /// and the heartbeat skips the scan.
     wait_floor: i64,
@@ -822,6 +822,7 @@ pub struct Session {
 }
 
 pub mod activities;
+mod ask_ages;
 mod background;
 mod events;
 mod explain;

@@ -321,6 +321,35 @@ fn an_idle_node_serves_asks_pending_the_cap_though_the_group_gets_containers() {
     }
 }
 
+/// The ages are per container asked: asks an AM adds later (a Spark-like
+/// app whose count never drops to 0) wait their own cap on an idle node,
+/// though the group has been asking for longer.
+#[test]
+fn an_ask_added_later_waits_its_own_cap_on_an_idle_node() {
+    let mut s = session(PolicyKind::Asm1);
+    let _h1 = s.add_node("h1", "/r1", cap(), 1.0).unwrap();
+    let h3 = s.add_node("h3", "/r1", cap(), 1.0).unwrap();
+    let app = s.add_app("application_1_0001", 1.0, 0).unwrap();
+    let ask = |s: &mut Session, n: i32| {
+        for res in ["h1", "/r1", ANY] {
+            s.update_ask(app, 20, res, n, cap(), true).unwrap();
+        }
+    };
+    ask(&mut s, 1);
+    let mut out = Vec::new();
+    s.node_heartbeat(h3, cap(), 0, &mut out).unwrap();
+    assert!(out.is_empty());
+    s.node_heartbeat(h3, cap(), 2_900, &mut out).unwrap();
+    assert!(out.is_empty());
+    ask(&mut s, 2);
+    s.node_heartbeat(h3, cap(), 3_100, &mut out).unwrap();
+    assert_eq!(out.len(), 1, "the first ask waited 3.1 s");
+    s.node_heartbeat(h3, cap(), 4_000, &mut out).unwrap();
+    assert!(out.is_empty(), "the second was made 1.1 s ago");
+    s.node_heartbeat(h3, cap(), 5_950, &mut out).unwrap();
+    assert_eq!(out.len(), 1, "and waited its cap at 5.95 s");
+}
+
 /// The stall detector names an application whose asks got no container for
 /// `stall_ms`, once until it gets one.
 #[test]
