@@ -626,8 +626,9 @@ impl Session {
 
     /// The first group in FIFO order (then priority) with host or rack asks
     /// whose oldest was made `max_wait_ms` ago (not its last container: the
-    /// slot idles otherwise), at its most local level on this node. Skips the visit while no group can have waited that
-    /// long (`wait_floor`), so an idle node costs nothing in the usual case.
+    /// slot idles otherwise), at its most local level on this node. Skips
+    /// the visit while no group can have waited that long (`wait_floor`),
+    /// so an idle node costs nothing in the usual case.
     fn serve_starving(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
         let cap = self.cfg.max_wait_ms;
         let now = self.clock.now_ms;

@@ -180,8 +180,9 @@ pub struct SessionConfig {
     /// local-only policy or `asm1-priced`, an ask group with host or rack
     /// asks pending this long takes a rack-local, then off-switch, free slot
     /// before any location-less ask (reducers) does; one that has had no
-    /// container for this long also goes before a later job's planned queue. Negative: wait
-    /// for ever (the policies as their papers state them).
+    /// container for this long also goes before a later job's planned
+    /// queue. Negative: wait for ever (the policies as their papers state
+    /// them).
     pub max_wait_ms: i64,
     /// An ask group with no container for this long is named in the log as
     /// stalled (once, until it gets one).
@@ -746,9 +747,9 @@ struct Clock {
     /// A heartbeat has set `now_ms`. Until then the clock is unknown (the
     /// RM's is wall time), so waits of asks made before it start at it.
     started: bool,
-    /// A lower bound of the oldest ask over busy groups with host or rack asks:
-    /// while `now - wait_floor` is below the cap, no group can be starving
-    /// and the heartbeat skips the scan.
+    /// A lower bound of the oldest ask over busy groups with host or rack
+    /// asks: while `now - wait_floor` is below the cap, no group can be
+    /// starving and the heartbeat skips the scan.
     wait_floor: i64,
     /// When the stall detector last looked.
     stall_checked: i64,
