@@ -593,6 +593,7 @@ impl Session {
                 grew = count > g.any;
                 g.asked.resize(g.any, count, self.clock.now_ms);
                 if grew {
+                    // New asks may be the only ones an idle slot could serve.
                     self.clock.wait_floor = self.clock.wait_floor.min(self.clock.now_ms);
                 }
                 g.any = count;
@@ -604,7 +605,6 @@ impl Session {
                         // A wait starts when the group begins asking.
                         g.wait_from = self.clock.now_ms;
                         g.stall_logged = false;
-                        self.clock.wait_floor = self.clock.wait_floor.min(self.clock.now_ms);
                     }
                 }
                 changed
