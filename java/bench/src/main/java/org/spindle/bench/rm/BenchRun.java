@@ -124,6 +124,13 @@ public final class BenchRun {
   /** Each timed heartbeat's CPU time on this thread, and its time in core calls. */
   private long[] hbCpu = new long[1 << 20];
   private long[] hbCore = new long[1 << 20];
+  /**
+   * Each timed heartbeat's containers allocated (the root queue's aggregate
+   * counter) and containers the node reported launched or finished: Hadoop's
+   * own work per container, which every scheduler pays, apart from the rest.
+   */
+  private int[] hbAllocated = new int[1 << 20];
+  private int[] hbReported = new int[1 << 20];
   private static final java.lang.management.ThreadMXBean THREADS =
       ManagementFactory.getThreadMXBean();
   private int hbCount;
@@ -317,6 +324,8 @@ public final class BenchRun {
     // waits for a CPU (and GC pauses), which no scheduler controls.
     long c0 = measuring ? THREADS.getCurrentThreadCpuTime() : 0;
     long core0 = TimingCore.heartbeatCoreNanos;
+    QueueMetrics rootMetrics = sched.getRootQueueMetrics();
+    long allocated0 = measuring ? rootMetrics.getAggregateAllocatedContainers() : 0;
     long t0 = System.nanoTime();
     TimingCore.inHeartbeat = true;
     sched.handle(event);
@@ -329,7 +338,12 @@ public final class BenchRun {
         hbStart = Arrays.copyOf(hbStart, hbStart.length * 2);
         hbCpu = Arrays.copyOf(hbCpu, hbCpu.length * 2);
         hbCore = Arrays.copyOf(hbCore, hbCore.length * 2);
+        hbAllocated = Arrays.copyOf(hbAllocated, hbAllocated.length * 2);
+        hbReported = Arrays.copyOf(hbReported, hbReported.length * 2);
       }
+      hbAllocated[hbCount] =
+          (int) (rootMetrics.getAggregateAllocatedContainers() - allocated0);
+      hbReported[hbCount] = launched.size() + done.size();
       hbStart[hbCount] = t0;
       hbCpu[hbCount] = cpu;
       hbCore[hbCount] = TimingCore.heartbeatCoreNanos - core0;
@@ -343,6 +357,103 @@ public final class BenchRun {
       finishOldest();
       submit();
     }
+  }
+
+  /**
+   * Heartbeat p50 by the containers it allocated (0 .. 4, then 5 or more),
+   * and the least-squares cost per container allocated and per container
+   * reported over all heartbeats of the window: the recipe every scheduler
+   * shares (section 1.4) against each scheduler's own work per heartbeat.
+   */
+  private void byContainers(Map<String, Object> r) {
+    int groups = 6;
+    long[][] bucket = new long[groups][];
+    long[][] coreBucket = new long[groups][];
+    int[] fill = new int[groups];
+    for (int g = 0; g < groups; g++) {
+      bucket[g] = new long[16];
+      coreBucket[g] = new long[16];
+    }
+    // Normal equations of dt = a + b * allocated + c * reported.
+    double n = 0, sa = 0, sr = 0, saa = 0, srr = 0, sar = 0, sy = 0, say = 0, sry = 0;
+    long[] share = new long[groups];
+    for (int i = 0; i < hbCount; i++) {
+      int a = hbAllocated[i];
+      int rep = hbReported[i];
+      double y = hbCpu[i] / 1e3; // CPU: a wait for a CPU or a GC pause is no container's cost
+      n++;
+      sa += a;
+      sr += rep;
+      saa += (double) a * a;
+      srr += (double) rep * rep;
+      sar += (double) a * rep;
+      sy += y;
+      say += a * y;
+      sry += rep * y;
+      int g = Math.min(Math.max(a, 0), groups - 1);
+      share[g]++;
+      if (fill[g] == bucket[g].length) {
+        bucket[g] = Arrays.copyOf(bucket[g], fill[g] * 2);
+        coreBucket[g] = Arrays.copyOf(coreBucket[g], fill[g] * 2);
+      }
+      coreBucket[g][fill[g]] = hbCore[i];
+      bucket[g][fill[g]++] = hb[i];
+    }
+    Map<String, Object> p50 = new LinkedHashMap<>();
+    Map<String, Object> coreP50 = new LinkedHashMap<>();
+    Map<String, Object> fracs = new LinkedHashMap<>();
+    for (int g = 0; g < groups; g++) {
+      String key = g == groups - 1 ? g + "+" : Integer.toString(g);
+      long[] b = Arrays.copyOf(bucket[g], fill[g]);
+      Arrays.sort(b);
+      p50.put(key, fill[g] == 0 ? null : us(pct(b, 0.50)));
+      long[] c = Arrays.copyOf(coreBucket[g], fill[g]);
+      Arrays.sort(c);
+      coreP50.put(key, fill[g] == 0 ? null : us(pct(c, 0.50)));
+      fracs.put(key, frac(share[g], hbCount));
+    }
+    r.put("heartbeat_p50_by_allocated_us", p50);
+    if (o.scheduler.contains("spindle")) {
+      r.put("core_p50_by_allocated_us", coreP50);
+    }
+    r.put("heartbeats_by_allocated", fracs);
+    r.put("containers_allocated_per_heartbeat", n == 0 ? 0.0 : round3(sa / n));
+    r.put("containers_reported_per_heartbeat", n == 0 ? 0.0 : round3(sr / n));
+    double[] fit = leastSquares3(n, sa, sr, saa, srr, sar, sy, say, sry);
+    if (fit != null) {
+      r.put("fit_cpu_fixed_us", round(fit[0]));
+      r.put("fit_cpu_per_allocated_us", round(fit[1]));
+      r.put("fit_cpu_per_reported_us", round(fit[2]));
+    }
+  }
+
+  /** Solves the 3x3 normal equations; null when they are singular. */
+  static double[] leastSquares3(double n, double sa, double sr, double saa, double srr,
+      double sar, double sy, double say, double sry) {
+    double[][] m = {{n, sa, sr, sy}, {sa, saa, sar, say}, {sr, sar, srr, sry}};
+    for (int c = 0; c < 3; c++) {
+      int piv = c;
+      for (int k = c + 1; k < 3; k++) {
+        if (Math.abs(m[k][c]) > Math.abs(m[piv][c])) {
+          piv = k;
+        }
+      }
+      double[] t = m[c];
+      m[c] = m[piv];
+      m[piv] = t;
+      if (Math.abs(m[c][c]) < 1e-9) {
+        return null;
+      }
+      for (int k = 0; k < 3; k++) {
+        if (k != c) {
+          double f = m[k][c] / m[c][c];
+          for (int j = c; j < 4; j++) {
+            m[k][j] -= f * m[c][j];
+          }
+        }
+      }
+    }
+    return new double[] {m[0][3] / m[0][0], m[1][3] / m[1][1], m[2][3] / m[2][2]};
   }
 
   private double utilization() {
@@ -436,7 +547,15 @@ public final class BenchRun {
     jdk.jfr.Recording jfr = null;
     if (!jfrFile.isEmpty()) {
       try {
-        jfr = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"));
+        // -Drmbench.jfr.sample-ms=N: execution samples only, every N ms; the
+        // "profile" settings' allocation and lock events slow the RM many times.
+        long sampleMs = Long.getLong("rmbench.jfr.sample-ms", 0L);
+        if (sampleMs > 0) {
+          jfr = new jdk.jfr.Recording();
+          jfr.enable("jdk.ExecutionSample").withPeriod(java.time.Duration.ofMillis(sampleMs));
+        } else {
+          jfr = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"));
+        }
         jfr.start();
       } catch (IOException | java.text.ParseException e) {
         log("no JFR recording: " + e);
@@ -574,6 +693,7 @@ public final class BenchRun {
       }
     }
     r.put("heartbeat_cpu_p50_us", us(pct(cpuSorted, 0.50)));
+    byContainers(r);
     r.put("heartbeat_cpu_p99_us", us(pct(cpuSorted, 0.99)));
     r.put("heartbeat_cpu_p999_us", us(pct(cpuSorted, 0.999)));
     r.put("slowest_1pct_cpu_share", frac(slowCpu, slowWall));

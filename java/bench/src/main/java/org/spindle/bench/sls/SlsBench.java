@@ -37,6 +37,8 @@ import org.apache.hadoop.yarn.sls.scheduler.SchedulerWrapper;
 import org.apache.hadoop.yarn.sls.scheduler.SlsAccess;
 import org.spindle.yarn.CoreSetup;
 import org.spindle.yarn.SpindleScheduler;
+import org.spindle.yarn.cs.CsRuntime;
+import org.spindle.yarn.cs.SpindleCapacityScheduler;
 
 /**
  * One scheduler in Hadoop's Scheduler Load Simulator (hadoop-sls 3.4, in this
@@ -45,11 +47,11 @@ import org.spindle.yarn.SpindleScheduler;
  * one JSON line: the jobs' run times (SLS's jobruntime.csv), the containers
  * allocated node-local / rack-local / off-switch (the root queue metrics'
  * aggregate counters), SLS's time costs of the scheduler's {@code allocate}
- * and {@code handle} (NODE_UPDATE is the node heartbeat), and for Spindle the
- * asks its core heard and the grants it made by locality.
+ * and {@code handle} (NODE_UPDATE is the node heartbeat), and for Spindle
+ * (either mode) the asks its core heard and the grants it made by locality.
  *
  * <pre>
- *   SlsBench --scheduler capacity|fair|spindle [--policy P] --out DIR
+ *   SlsBench --scheduler capacity|fair|spindle|capacity-spindle [--policy P] --out DIR
  *            (--trace-type SLS|RUMEN|SYNTH --trace FILE [--node-file FILE]
  *             | --nodes N --jobs J --maps M --task-ms T [--seed S])
  *            [--nm-memory-mb MB] [--nm-vcores V] [--timeout-s S]
@@ -70,6 +72,8 @@ public final class SlsBench {
     // SLS's SLSFairScheduler, with an SLS race fixed (BenchFairScheduler).
     SCHEDULERS.put("fair", "org.spindle.bench.sls.BenchFairScheduler");
     SCHEDULERS.put("spindle", "org.spindle.yarn.sls.SLSSpindleScheduler");
+    // Spindle's CapacityScheduler mode, with conf/capacity-scheduler.xml's lines.
+    SCHEDULERS.put("capacity-spindle", "org.spindle.yarn.sls.SLSSpindleCapacityScheduler");
   }
 
   /** The command line, checked. */
@@ -227,7 +231,7 @@ public final class SlsBench {
     for (String host : hostNames(traceType, trace, nodeFile)) {
       NetUtils.addStaticResolution(host, "127.0.0.1");
     }
-    if (a.scheduler.equals("spindle")) {
+    if (a.scheduler.contains("spindle")) {
       CoreSetup.factory = CoreSetup.factory.andThen(CountingCore::new);
     }
     SLSRunner sls = new SLSRunner(conf(a, dir));
@@ -244,17 +248,35 @@ public final class SlsBench {
     // SLS simulates in real time; the bound is generous, never endless.
     long limitMs = a.timeoutS > 0 ? a.timeoutS * 1000L : 3_600_000L;
     long deadline = System.currentTimeMillis() + limitMs;
-    while (sls.getRemainingApps() > 0 && System.currentTimeMillis() < deadline) {
-      Thread.sleep(200);
-    }
-    double wall = (System.nanoTime() - t0) / 1e9;
     Field f = SLSRunner.class.getDeclaredField("rmRunner");
     f.setAccessible(true);
     ResourceManager rm = ((RMRunner) f.get(sls)).getRm();
+    // The CapacityScheduler mode's allocators are counted over the live apps:
+    // sampled while jobs run (every 2 s), the most seen of each is kept.
+    long[] allocatorsSeen = {0, 0};
+    long nextSample = 0;
+    while (sls.getRemainingApps() > 0 && System.currentTimeMillis() < deadline) {
+      if (System.currentTimeMillis() >= nextSample) {
+        Map<String, Object> cs = CsRuntime.counters(rm.getRMContext());
+        if (cs != null) {
+          allocatorsSeen[0] = Math.max(allocatorsSeen[0],
+              ((Number) cs.get("LiveAllocators")).longValue());
+          allocatorsSeen[1] = Math.max(allocatorsSeen[1],
+              ((Number) cs.get("ForeignAllocators")).longValue());
+        }
+        nextSample = System.currentTimeMillis() + 2000;
+      }
+      Thread.sleep(200);
+    }
+    double wall = (System.nanoTime() - t0) / 1e9;
     Map<String, double[]> runs = jobRuntimes(dir.resolve("sls").resolve("jobruntime.csv"));
     Map<String, Object> r = result(a, apps, sls.getRemainingApps(),
         ranToEnd(rm, runs.keySet()), rm.getResourceScheduler(),
         new ArrayList<>(runs.values()), wall);
+    if (r.containsKey("cs_GrantsOnPlan")) {
+      r.put("cs_LiveAllocatorsSeen", allocatorsSeen[0]);
+      r.put("cs_ForeignAllocatorsSeen", allocatorsSeen[1]);
+    }
     String text = new ObjectMapper().writeValueAsString(r);
     Files.write(dir.resolve("result.json"), text.getBytes(StandardCharsets.UTF_8));
     System.out.println(text);
@@ -279,6 +301,13 @@ public final class SlsBench {
     conf.set("yarn.sls.am.type.stream", "org.apache.hadoop.yarn.sls.appmaster.StreamAMSimulator");
     conf.set("yarn.scheduler.capacity.root.queues", "default");
     conf.set("yarn.scheduler.capacity.root.default.capacity", "100");
+    if (a.scheduler.equals("capacity-spindle")) {
+      // conf/capacity-scheduler.xml's lines (docs/capacity-scheduler.md).
+      conf.set("yarn.scheduler.capacity.node-locality-delay", "0");
+      conf.set("yarn.scheduler.capacity.rack-locality-additional-delay", "0");
+      conf.set("yarn.scheduler.capacity.root.default.ordering-policy",
+          "org.spindle.yarn.cs.SpindleOrderingPolicy");
+    }
     conf.set("spindle.policy", a.policy);
     String lib = System.getProperty("spindle.library.path", "");
     if (!lib.isEmpty()) {
@@ -362,7 +391,7 @@ public final class SlsBench {
     }
     Map<String, Object> r = new LinkedHashMap<>();
     r.put("scheduler", a.scheduler);
-    r.put("policy", a.scheduler.equals("spindle") ? a.policy : "");
+    r.put("policy", a.scheduler.contains("spindle") ? a.policy : "");
     r.put("jobs", apps);
     r.put("jobs_finished", ranToEnd[0]);
     // Of them, failed by the RM after every task ran (SLS's AM container race).
@@ -406,6 +435,17 @@ public final class SlsBench {
       r.put("core_off_switch", frac(co, call));
       r.put("fallback_heartbeats", sp.getFallbackHeartbeats());
       r.put("core_errors", sp.getCoreErrors());
+    }
+    // The CapacityScheduler mode: whether Spindle's allocator placed the containers.
+    Map<String, Object> cs = s instanceof SpindleCapacityScheduler
+        ? CsRuntime.counters(((SpindleCapacityScheduler) s).getRMContext()) : null;
+    if (cs != null) {
+      r.put("core_ask_updates", CountingCore.ASK_UPDATES.get());
+      for (String k : new String[] {"GrantsNodeLocal",
+          "GrantsRackLocal", "GrantsOffSwitch", "GrantsOnPlan", "GrantsOffPlan", "Vetoes",
+          "CoreErrors"}) {
+        r.put("cs_" + k, ((Number) cs.get(k)).longValue());
+      }
     }
     r.put("earlier_failed_runs", a.earlierFailures);
     r.put("wall_s", round(wall, 1));

@@ -103,6 +103,20 @@ public final class SlsSummary {
           "core grants " + grants + ", fallback heartbeats " + r.path("fallback_heartbeats")
               + ", core errors " + r.path("core_errors")));
     }
+    if (r.has("cs_LiveAllocatorsSeen")) {
+      // The most allocators seen at once while jobs ran (sampled every 2 s).
+      long live = r.path("cs_LiveAllocatorsSeen").asLong();
+      long foreign = r.path("cs_ForeignAllocatorsSeen").asLong();
+      long grants = r.path("cs_GrantsNodeLocal").asLong() + r.path("cs_GrantsRackLocal").asLong()
+          + r.path("cs_GrantsOffSwitch").asLong();
+      long errors = r.path("cs_CoreErrors").asLong();
+      out.add(check(live > 0 && foreign == 0 && grants > 0 && errors == 0,
+          "Spindle's allocator placed " + grants + " containers (up to " + live
+              + " scheduler keys at once, none with another allocator), no core error",
+          "Spindle's allocator: up to " + live + " scheduler keys at once, " + foreign
+              + " with another allocator, "
+              + grants + " grants, " + errors + " core errors"));
+    }
     return out;
   }
 

@@ -74,4 +74,21 @@ public class SlsSummaryTest {
     assertEquals("no result.json (the run failed; see its log)",
         SlsSummary.checks("spindle", null).get(0)[1]);
   }
+
+  /** The CapacityScheduler mode passes only when Spindle's allocator placed the containers. */
+  @Test
+  public void theCapacityModeChecksWhoseAllocatorPlaced() throws IOException {
+    String base = "{\"jobs\": 6, \"jobs_finished\": 6, \"jobs_timed\": 6,"
+        + " \"remaining_apps\": 0, \"containers\": 246, \"heartbeat_count\": 700,"
+        + " \"cs_GrantsNodeLocal\": 200, \"cs_GrantsRackLocal\": 30, \"cs_GrantsOffSwitch\": 10,"
+        + " \"cs_CoreErrors\": 0, ";
+    List<String[]> ok =
+        checks(base + "\"cs_LiveAllocatorsSeen\": 6, \"cs_ForeignAllocatorsSeen\": 0}");
+    assertEquals("Spindle's allocator placed 240 containers (up to 6 scheduler keys at once,"
+        + " none with another allocator), no core error", ok.get(ok.size() - 1)[0]);
+    List<String[]> bad =
+        checks(base + "\"cs_LiveAllocatorsSeen\": 5, \"cs_ForeignAllocatorsSeen\": 1}");
+    assertEquals("Spindle's allocator: up to 5 scheduler keys at once, 1 with another"
+        + " allocator, 240 grants, 0 core errors", bad.get(bad.size() - 1)[1]);
+  }
 }

@@ -163,7 +163,7 @@ public class SlsTraceTest {
       {"--nodes"},
     };
     String[] expected = {
-      "--scheduler: one of [capacity, fair, spindle], got \"fifo\"",
+      "--scheduler: one of [capacity, fair, spindle, capacity-spindle], got \"fifo\"",
       "--nodes: an integer in 1..100000, got \"0\"",
       "--trace-type and --trace go together",
       "--trace-type: SLS, RUMEN or SYNTH, got \"CSV\"",
