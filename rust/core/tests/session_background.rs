@@ -216,3 +216,47 @@ fn asm1_queues_a_new_job_while_a_plan_is_in_flight() {
     drop(planner);
     drop(go_tx);
 }
+
+/// The planner thread runs at a lower priority than the thread that made it
+/// (its own nice value, +PLANNER_NICE up to 19), and the caller's is unchanged.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_planner_thread_lowers_only_its_own_priority() {
+    use spindle_core::session::PLANNER_NICE;
+
+    /// Nice value of a thread: field 19 of /proc/self/task/TID/stat.
+    fn nice_of(tid: &str) -> i32 {
+        let stat = std::fs::read_to_string(format!("/proc/self/task/{tid}/stat")).unwrap();
+        // The name (field 2) is in parentheses and may hold spaces.
+        let rest = &stat[stat.rfind(')').unwrap() + 2..];
+        rest.split(' ').nth(16).unwrap().parse().unwrap()
+    }
+    fn planner_tid() -> Option<String> {
+        std::fs::read_dir("/proc/self/task").unwrap().find_map(|e| {
+            let tid = e.unwrap().file_name().into_string().unwrap();
+            let comm = std::fs::read_to_string(format!("/proc/self/task/{tid}/comm")).ok()?;
+            (comm.trim() == "spindle-planner").then_some(tid)
+        })
+    }
+    let me = nice_of(&format!("{}", own_tid()));
+    let (s, _, _, _) = cluster();
+    let shared = Arc::new(Mutex::new(s));
+    let planner = BackgroundPlanner::spawn(shared, |s| s, Duration::from_millis(1), None).unwrap();
+    let expected = (me + PLANNER_NICE).min(19);
+    let mut seen = None;
+    eventually("the planner thread at its nice value", || {
+        seen = planner_tid().map(|t| nice_of(&t));
+        seen == Some(expected)
+    });
+    assert_eq!(nice_of(&format!("{}", own_tid())), me);
+    drop(planner);
+}
+
+#[cfg(target_os = "linux")]
+fn own_tid() -> i64 {
+    // The test thread's own id, as /proc/self/task names it.
+    std::fs::read_link("/proc/thread-self")
+        .ok()
+        .and_then(|p| p.file_name()?.to_str()?.parse().ok())
+        .unwrap_or(0)
+}

@@ -21,6 +21,11 @@ use super::{InstallCursor, PlanGarbage, PlanRequest, PlanResult, Planning, Sessi
 pub const COPY_WORK: usize = 1024;
 /// Entries (pools, groups, node queues) installed per hold of the lock.
 pub const INSTALL_WORK: usize = 512;
+/// How much the planner thread lowers its own priority (Linux nice, per
+/// thread). Planning is background work: on a busy ResourceManager the
+/// threads that handle heartbeats take a CPU before it does; on an idle
+/// core it runs as before.
+pub const PLANNER_NICE: i32 = 10;
 
 /// What the planner thread has done, for logs and benchmarks.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
@@ -97,6 +102,27 @@ impl Drop for BackgroundPlanner {
     }
 }
 
+/// Raises this thread's nice value by [`PLANNER_NICE`] (Linux threads each
+/// have their own; raising it needs no privilege). Elsewhere, a no-op.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: errno is this thread's; nice(2) only changes the calling
+        // thread's scheduling weight.
+        let now = unsafe {
+            *libc::__errno_location() = 0;
+            libc::nice(PLANNER_NICE)
+        };
+        if now == -1 {
+            // -1 is also a valid nice value; errno tells them apart.
+            let err = std::io::Error::last_os_error();
+            if err.raw_os_error().unwrap_or(0) != 0 {
+                tracing::debug!(error = %err, "the planner thread kept its priority");
+            }
+        }
+    }
+}
+
 fn run<T>(
     shared: &Mutex<T>,
     session: fn(&mut T) -> &mut Session,
@@ -105,6 +131,7 @@ fn run<T>(
     stop: &AtomicBool,
     stats: &Mutex<PlanStats>,
 ) {
+    lower_priority();
     let lock = || shared.lock().unwrap_or_else(PoisonError::into_inner);
     let (mut max_copy, mut max_install) = (Duration::ZERO, Duration::ZERO);
     while !stop.load(Ordering::Relaxed) {

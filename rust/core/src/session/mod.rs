@@ -836,7 +836,7 @@ mod rule_view;
 mod spc_order;
 
 pub use activities::{Activities, Activity, Reason};
-pub use background::{BackgroundPlanner, PlanStats};
+pub use background::{BackgroundPlanner, PlanStats, PLANNER_NICE};
 pub use explain::{ActivitiesReport, NamedActivity, ReasonCount};
 pub use incremental::IncrementalStats;
 pub use job_order::JobOrder;
