@@ -228,9 +228,9 @@ impl TaskChoice {
 
 /// Most LP jobs (open stages of live applications) [`JobOrder::Spc`]
 /// solves; above it the plan uses [`JobOrder::WeightedRemaining`] (the LP,
-/// by interior point chains, takes about 0.5 s cold and 0.1 s warm at 500
-/// jobs but 2 s cold at 1,000: docs/benchmarks.md).
-pub const SPC_MAX_LP_JOBS: usize = 500;
+/// by interior point chains, takes about 1 s of CPU cold and 0.25 s warm at
+/// 1,000 jobs, 0.12 s cold at 500; 5,000 do not settle: docs/benchmarks.md).
+pub const SPC_MAX_LP_JOBS: usize = 1000;
 
 /// Bounded overtaking under [`JobOrder::WeightedRemaining`]. Smith's rule
 /// (least weighted remaining work first) lets every smaller job that

@@ -604,7 +604,9 @@ fn violated_prefixes(jobs: &[LpJob], c: &[f64], order: &[u32], tol: f64) -> usiz
 
 /// The LP with constraints (2) for every prefix of each of `chains` (and
 /// (3), (4)) solved by Clarabel's interior point method. Scaled jobs.
-/// Writes `C` into `c` and returns each chain's largest prefix dual.
+/// Writes `C` into `c` and returns the dual of each chain's prefixes, chain
+/// after chain (0 for a prefix equal to the base's, whose row carries it).
+/// A release row (3) implied by a predecessor's (3) and (4) is left out.
 fn solve_chains_ipm(
     jobs: &[LpJob],
     preds: &Csr,
@@ -616,7 +618,17 @@ fn solve_chains_ipm(
         DefaultSettingsBuilder, DefaultSolver, IPSolver, NonnegativeConeT, SolverStatus, ZeroConeT,
     };
     let n = jobs.len();
-    let nu: usize = chains.iter().map(Vec::len).sum();
+    // Only the last chain (the base) gets running means; each other chain's
+    // prefix is a row against the base's prefix of the same length, whose
+    // nonzeros are the two sets' difference. Two crossing chains of means
+    // made the LDL factor's fill (a dense separator) the cost of a round;
+    // rows of differences keep it near the base's band as the orders meet.
+    let last = chains.len().saturating_sub(1);
+    let meaned = |i: usize| i == last || chains[i].len() != chains[last].len();
+    let nu: usize = (0..chains.len())
+        .filter(|&i| meaned(i))
+        .map(|i| chains[i].len())
+        .sum();
     let vars = n + nu;
     let (mut ri, mut ci, mut v) = (Vec::new(), Vec::new(), Vec::new());
     let mut b = Vec::new();
@@ -624,7 +636,13 @@ fn solve_chains_ipm(
     // Zero cone: u_k - (P_{k-1} / P_k) u_{k-1} - (p_k / P_k) C_k = 0.
     let mut base = n;
     let mut lower = Vec::with_capacity(nu);
-    for order in chains {
+    // Per chain: its first mean variable (meaned chains).
+    let mut first_var = vec![usize::MAX; chains.len()];
+    for (i, order) in chains.iter().enumerate() {
+        if !meaned(i) {
+            continue;
+        }
+        first_var[i] = base;
         let (mut p_sum, mut own) = (0.0, 0.0);
         for (k, &j) in order.iter().enumerate() {
             let job = &jobs[j as usize];
@@ -657,12 +675,75 @@ fn solve_chains_ipm(
         b.push(-l);
         row += 1;
     }
+    // Each prefix's dual: its row, if it has one of its own.
+    let mut dual_row: Vec<Option<usize>> = Vec::with_capacity(chains.iter().map(Vec::len).sum());
+    for (i, order) in chains.iter().enumerate() {
+        if meaned(i) {
+            let r0 = zero_rows + (first_var[i] - n);
+            dual_row.extend((0..order.len()).map(|k| Some(r0 + k)));
+            continue;
+        }
+        // T_k against the base's S_k: P(S_k) u_k + p(T_k \ S_k) C - p(S_k \ T_k) C
+        // >= f(T_k), over P(T_k); the symmetric difference kept as a list.
+        let base_order = &chains[last];
+        let mut in_t = vec![false; n];
+        let mut at = vec![usize::MAX; n];
+        let mut delta: Vec<u32> = Vec::new();
+        let toggle = |j: u32, delta: &mut Vec<u32>, at: &mut Vec<usize>| {
+            let ju = j as usize;
+            if at[ju] == usize::MAX {
+                at[ju] = delta.len();
+                delta.push(j);
+            } else {
+                let k = at[ju];
+                delta.swap_remove(k);
+                if k < delta.len() {
+                    at[delta[k] as usize] = k;
+                }
+                at[ju] = usize::MAX;
+            }
+        };
+        let (mut pt, mut own, mut ps) = (0.0, 0.0, 0.0);
+        for (k, (&t, &s_j)) in order.iter().zip(base_order).enumerate() {
+            let job = &jobs[t as usize];
+            pt += job.p;
+            own += job.p * job.p / job.mu_j;
+            ps += jobs[s_j as usize].p;
+            in_t[t as usize] = true;
+            toggle(t, &mut delta, &mut at);
+            toggle(s_j, &mut delta, &mut at);
+            if delta.is_empty() {
+                // The same set as the base's prefix: its row carries the dual.
+                dual_row.push(None);
+                continue;
+            }
+            ri.push(row);
+            ci.push(first_var[last] + k);
+            v.push(-ps / pt);
+            for &j in &delta {
+                let sign = if in_t[j as usize] { -1.0 } else { 1.0 };
+                ri.push(row);
+                ci.push(j as usize);
+                v.push(sign * jobs[j as usize].p / pt);
+            }
+            b.push(-0.5 * (own + pt * pt) / pt);
+            dual_row.push(Some(row));
+            row += 1;
+        }
+    }
     for (j, job) in jobs.iter().enumerate() {
-        ri.push(row);
-        ci.push(j);
-        v.push(-1.0);
-        b.push(-(job.release + job.min_time()));
-        row += 1;
+        // (3) is implied when a predecessor's own (3) and (4) give it.
+        let implied = preds.row(j).iter().any(|&a| {
+            let pa = &jobs[a as usize];
+            pa.release + pa.min_time() >= job.release
+        });
+        if !implied {
+            ri.push(row);
+            ci.push(j);
+            v.push(-1.0);
+            b.push(-(job.release + job.min_time()));
+            row += 1;
+        }
         for &a in preds.row(j) {
             ri.push(row);
             ci.push(j);
@@ -681,10 +762,14 @@ fn solve_chains_ipm(
         q[j] = job.weight;
     }
     let cones = [ZeroConeT(zero_rows), NonnegativeConeT(row - zero_rows)];
+    // No iterative refinement: it was half of a solve's time (up to 10
+    // extra triangular solves a step) and the stopping test still checks
+    // the true residuals (docs/benchmarks.md, sixth attempt).
     let settings = DefaultSettingsBuilder::default()
         .verbose(false)
         .tol_gap_abs(1e-10)
         .tol_gap_rel(1e-10)
+        .iterative_refinement_enable(false)
         .build()
         .map_err(|e| SpcError::Solver {
             jobs: n,
@@ -696,6 +781,13 @@ fn solve_chains_ipm(
             message: format!("{e:?}"),
         })?;
     solver.solve();
+    tracing::debug!(
+        rows = row,
+        nnz = a.nnz(),
+        nnz_l = solver.info.linsolver.nnzL,
+        iterations = solver.info.iterations,
+        "S-PC LP interior point solve"
+    );
     match solver.solution.status {
         SolverStatus::Solved | SolverStatus::AlmostSolved => {}
         other => {
@@ -706,7 +798,8 @@ fn solve_chains_ipm(
         }
     }
     c.copy_from_slice(&solver.solution.x[..n]);
-    Ok(solver.solution.z[zero_rows..zero_rows + nu].to_vec())
+    let z = &solver.solution.z;
+    Ok(dual_row.iter().map(|r| r.map_or(0.0, |r| z[r])).collect())
 }
 
 /// `Lambda_j`: the sum of the prefix duals over the sets that hold job `j`
@@ -750,8 +843,9 @@ pub const MAX_CHAIN_ROUNDS: usize = 100;
 /// `D`-order is violated; after [`MAX_CHAIN_ROUNDS`] or if the solver fails,
 /// [`chain_cuts`] finishes. Why: the one-cut-a-round simplex needs about two
 /// cuts a job (1,905 at 1,000 jobs, 16 s); a chain is sparse (three
-/// nonzeros a prefix), so an interior point solve of two chains takes about
-/// 0.1 s at 1,000 jobs. `cuts` of the answer are the tight prefixes of the
+/// nonzeros a prefix, the second chain's prefixes as differences from the
+/// first's), so an interior point solve of two chains takes 30-90 ms of CPU
+/// at 1,000 jobs. `cuts` of the answer are the tight prefixes of the
 /// optimum's `D`-order (the next solve's `warm`).
 pub fn chain_ipm(
     jobs: &[LpJob],
