@@ -448,7 +448,7 @@ impl JobSet {
             weight: vec![1.0],
             release: vec![0.0],
             after: Csr::from_rows([std::iter::empty::<u32>()]),
-            tasks: Csr::from_rows([0..size.len() as u32]),
+            tasks: Csr::from_rows(std::iter::once(0..size.len() as u32)),
             task_size: size.clone(),
         }
     }
