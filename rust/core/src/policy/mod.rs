@@ -75,6 +75,12 @@ pub trait Planner: Send + Sync {
     /// Assigns every task of `problem` to a node and orders each node's queue.
     /// `seed` feeds the policy's random choices, if any.
     fn plan(&self, problem: &Problem, seed: u64) -> Assignment;
+    /// [`Self::plan`] in the Session, whose tasks come in the order to
+    /// place them (the applications' rank, a job's maps before its
+    /// reducers): a planner that takes tasks largest first keeps it.
+    fn plan_in_order(&self, problem: &Problem, seed: u64) -> Assignment {
+        self.plan(problem, seed)
+    }
 }
 
 /// One placement policy: its name and its answer at each extension point.

@@ -46,6 +46,13 @@ impl Planner for Spc {
             place_all(problem, Pick::EarliestCompletion, seed),
         )
     }
+
+    /// The Session sizes a job's reducers apart from its maps: its order,
+    /// not largest first ([`crate::spc::place_all_in_order`]).
+    fn plan_in_order(&self, problem: &Problem, seed: u64) -> Assignment {
+        let placed = crate::spc::place_all_in_order(problem, Pick::EarliestCompletion, false, seed);
+        super::placed_or_asm1(Planner::name(self), problem, seed, placed)
+    }
 }
 
 super::job_scheduler_policy!(Spc, Spc, super::ReduceStage::Earliest { identical: false });

@@ -52,6 +52,12 @@ impl Planner for SpcIdentical {
             crate::spc::place_all_identical(problem, seed),
         )
     }
+
+    /// As [`super::spc::Spc`]'s: the Session's order, not largest first.
+    fn plan_in_order(&self, problem: &Problem, seed: u64) -> Assignment {
+        let placed = crate::spc::place_all_in_order(problem, Pick::EarliestCompletion, true, seed);
+        super::placed_or_asm1(Planner::name(self), problem, seed, placed)
+    }
 }
 
 super::job_scheduler_policy!(

@@ -81,9 +81,12 @@ impl Session {
             self.names.node_by_name[name as usize] = id;
             id
         };
+        let slots = capacity.slots_of(&Resources::new(1, 1));
         if let Some(d) = &mut self.durations {
-            let slots = capacity.slots_of(&Resources::new(1, 1));
             d.node_added(id, slots);
+        }
+        if let Some(c) = &mut self.stage_clock {
+            c.node_added(id, slots, true);
         }
         self.index_asking(name);
         self.alive_nodes += 1;
@@ -107,6 +110,9 @@ impl Session {
         n.running = 0;
         if let Some(d) = &mut self.durations {
             d.node_removed(node);
+        }
+        if let Some(c) = &mut self.stage_clock {
+            c.node_removed(node);
         }
         // O(nodes), as a re-plan: nodes leave seldom.
         let live = self.nodes.iter().filter(|n| n.alive);
@@ -134,6 +140,9 @@ impl Session {
         let n = &mut self.nodes[node as usize];
         if n.capacity != capacity {
             n.capacity = capacity;
+            if let Some(c) = &mut self.stage_clock {
+                c.node_added(node, capacity.slots_of(&Resources::new(1, 1)), false);
+            }
             self.cluster_slots = None;
             self.plan.incr.slots = None;
             self.plan.dirty = true;
@@ -494,6 +503,8 @@ impl Session {
                         grew_gen: 0,
                         listed: false,
                         dealing: Default::default(),
+                        located: false,
+                        size: Default::default(),
                     },
                 );
                 i
@@ -578,6 +589,7 @@ impl Session {
         let gi = self.group_index(app, priority, capability)?;
         self.apps[app as usize].mapped |= name.is_some() && count > 0;
         let g = &mut self.apps[app as usize].groups[gi];
+        g.located |= name.is_some() && count > 0;
         let crossed = name.is_none() && (g.any > 0) != (count > 0);
         let mut resized = false;
         // The group begins asking for this host: index it (a group already
@@ -676,6 +688,7 @@ impl Session {
         g.pool = pool;
         g.first_free = 0;
         g.exact = true;
+        g.located = true;
         g.queued_upto = 0;
         self.plan.dirty = true;
         self.note_growth(app, priority);
@@ -755,7 +768,31 @@ impl Session {
         if let Some(d) = &mut self.durations {
             d.finished(node, app, self.clock.now_ms);
         }
+        self.stage_finished(node, app);
         Ok(())
+    }
+
+    /// S-PC's reduce stage: the finished container's work goes to the
+    /// group it was granted to, and a reducer's to the reduce ratio.
+    fn stage_finished(&mut self, node: NodeId, app: Option<AppId>) {
+        let now = self.clock.now_ms;
+        let Some(c) = &mut self.stage_clock else {
+            return;
+        };
+        let (Some(app), Some((priority, ms))) = (app, c.finished(node, app, now)) else {
+            return;
+        };
+        let work = ms * self.nodes[node as usize].speed;
+        let a = &mut self.apps[app as usize];
+        let Ok(gi) = a.groups.binary_search_by_key(&priority, |g| g.priority) else {
+            return;
+        };
+        let reducer = a.mapped && !a.groups[gi].located;
+        // The ratio takes the job's map mean before this container joins.
+        if let Some(map_ms) = reducer.then(|| a.map_work_ms()).flatten() {
+            self.reduce_ratio.add(work, map_ms);
+        }
+        a.groups[gi].size.add(work);
     }
 }
 

@@ -7,8 +7,8 @@
 use super::events::adjust_askers;
 use super::rule_view::RuleView;
 use super::{
-    AppId, Counts, Grant, Group, JobOrder, NodeState, Resources, Session, SessionError, Slot,
-    TaskChoice, BOOK_SCAN, STEAL_SCAN,
+    stage_times, AppId, Counts, Grant, Group, JobOrder, NodeState, Resources, Session,
+    SessionError, Slot, TaskChoice, BOOK_SCAN, STEAL_SCAN,
 };
 use crate::model::{Locality, NodeId, NONE};
 use crate::policy::asm1_priced::{remote_factor, start_delay_waves, take_remote, Price};
@@ -217,8 +217,11 @@ impl Session {
     /// the reducer's extra run time here, `work * (1 / speed - 1 /
     /// fastest)` (waiting longer than running slower would cost is never
     /// better, and it bounds the wait when the planned node stays busy).
-    /// The work: the job's mean container time at the live nodes' mean
-    /// speed; before one of its containers finished, the locality-wait cap.
+    /// The work: the reducer's own ([`stage_times::reducer_work`]: its
+    /// stage's finished containers, else its job's map mean times the
+    /// reduce ratio other jobs showed); else the job's mean container time
+    /// at the live nodes' mean speed; before one of its containers
+    /// finished, the locality-wait cap.
     pub(super) fn reducer_waits(&self, app: AppId, g: &Group, node: NodeId) -> bool {
         if self.dynamic.reduce_stage != (ReduceStage::Earliest { identical: false }) {
             return false;
@@ -229,12 +232,15 @@ impl Session {
             return false;
         }
         let now = self.clock.now_ms;
-        let bound_ms = match a.mean_container_ms(now) {
-            Some(ms) => {
+        let slower_by = 1.0 / speed - 1.0 / self.fastest;
+        let own = stage_times::reducer_work(g.size, a.map_work_ms(), self.reduce_ratio);
+        let bound_ms = match (own, a.mean_container_ms(now)) {
+            (Some((work, _)), _) => work * slower_by,
+            (None, Some(ms)) => {
                 let mean_speed = self.speed_sum / f64::from(self.alive_nodes.max(1));
-                ms * mean_speed * (1.0 / speed - 1.0 / self.fastest)
+                ms * mean_speed * slower_by
             }
-            None => self.cfg.max_wait_ms.max(0) as f64,
+            (None, None) => self.cfg.max_wait_ms.max(0) as f64,
         };
         (now.saturating_sub(g.wait_from) as f64) < bound_ms
     }
@@ -851,6 +857,10 @@ impl Session {
     ) -> (i32, Resources, Locality) {
         if let Some(d) = &mut self.durations {
             d.started(node, s.app, self.clock.now_ms);
+        }
+        if let Some(c) = &mut self.stage_clock {
+            let priority = self.apps[s.app as usize].groups[s.group as usize].priority;
+            c.started(node, s.app, priority, self.clock.now_ms);
         }
         let n = &mut self.nodes[node as usize];
         n.running += 1;

@@ -534,6 +534,10 @@ struct Group {
     listed: bool,
     /// Synthesised tasks being appended, a part at a time.
     dealing: incremental::Dealing,
+    /// It has asked for a host or rack, or has exact input: a map stage.
+    located: bool,
+    /// Its finished containers' work (S-PC's reduce stage: a stage's size).
+    size: stage_times::StageTime,
 }
 
 impl Group {
@@ -631,6 +635,16 @@ impl AppState {
         let (fp, cp) = (f64::from(fp), f64::from(cp));
         let spent = self.run_ms_at(now) - w_fp;
         (cp > fp && spent > 0.0).then(|| (1.0 - cp) * spent / (cp - fp))
+    }
+
+    /// Mean work of its map stage's finished containers (run time times
+    /// node speed, over its groups that asked for a host or rack).
+    fn map_work_ms(&self) -> Option<f64> {
+        self.groups
+            .iter()
+            .filter(|g| g.located)
+            .fold(stage_times::StageTime::default(), |t, g| t.merge(g.size))
+            .mean()
     }
 
     /// Mean container duration (ms) at `now`: time run by its containers
@@ -796,6 +810,11 @@ pub struct Session {
     /// Observed container durations, kept for priced locality waits
     /// (`Some` under [`FreeSlot::Priced`](crate::policy::FreeSlot::Priced)).
     durations: Option<Durations>,
+    /// Which group each running container was granted to, kept for the
+    /// stages' sizes (`Some` under [`crate::policy::ReduceStage::Earliest`]).
+    stage_clock: Option<stage_times::StageClock>,
+    /// Finished reducers' work over their jobs' map work.
+    reduce_ratio: stage_times::ReduceRatio,
     limits: Limits,
     nodes: Vec<NodeState>,
     apps: Vec<AppState>,
@@ -834,6 +853,7 @@ mod placement;
 mod planning;
 mod rule_view;
 mod spc_order;
+mod stage_times;
 
 pub use activities::{Activities, Activity, Reason};
 pub use background::{BackgroundPlanner, PlanStats, PLANNER_NICE};
@@ -856,6 +876,9 @@ impl Session {
             dynamic,
             rule: cfg.policy.policy().heartbeat_rule(cfg.delay),
             durations: dynamic.priced.then(Durations::default),
+            stage_clock: (dynamic.reduce_stage != crate::policy::ReduceStage::Unplanned)
+                .then(stage_times::StageClock::default),
+            reduce_ratio: Default::default(),
             cfg,
             limits: Limits::default(),
             nodes: Vec::new(),

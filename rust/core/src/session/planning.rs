@@ -24,8 +24,8 @@ use crate::policy::{PolicyKind, ReduceStage};
 
 use super::spc_order::{spc_order, AppWork, SpcOrder};
 use super::{
-    AppId, Covered, Group, JobOrder, Limits, NodeState, Replicas, Resources, Session, Slot,
-    STEAL_CANDIDATES,
+    stage_times, AppId, Covered, Group, JobOrder, Limits, NodeState, Replicas, Resources, Session,
+    Slot, STEAL_CANDIDATES,
 };
 
 /// Who plans, and when the plan is installed.
@@ -75,6 +75,9 @@ struct GroupSnap {
     /// A reduce stage the policy plans ([`ReduceStage::Earliest`]): the
     /// location-less asks of an application that asked for maps.
     reduce: bool,
+    /// Size of each of its tasks in the plan: 1 (a container), or a
+    /// planned reducer's size in its job's map containers.
+    size: f64,
 }
 
 /// What planning reads, copied from the Session (step 1).
@@ -336,6 +339,20 @@ impl Session {
                     anywhere += n;
                 }
             }
+            // S-PC's reduce stage sizes a job's reducers apart from its
+            // maps: their own work, else its map mean (not the AM's
+            // progress, which weighs a light reduce as half the job).
+            let reduce_work_ms = if self.stage_clock.is_some() && a.mapped {
+                let map_ms = a.map_work_ms();
+                a.groups
+                    .iter()
+                    .find(|g| g.any > 0 && !g.located)
+                    .and_then(|g| stage_times::reducer_work(g.size, map_ms, self.reduce_ratio))
+                    .map(|(w, _)| w)
+                    .or(map_ms)
+            } else {
+                None
+            };
             r.spc_apps.push(AppWork {
                 app,
                 weight: a.weight,
@@ -344,10 +361,12 @@ impl Session {
                 running: u64::from(a.running),
                 located,
                 anywhere,
+                reduce_work_ms,
             });
         }
         let app_name: Arc<str> = Arc::from(a.name.as_str());
         let reduces = a.mapped && self.dynamic.reduce_stage != ReduceStage::Unplanned;
+        let map_ms = a.map_work_ms();
         for (gi, g) in a.groups.iter_mut().enumerate() {
             work += 1 + g.counts.len();
             if g.exact {
@@ -365,6 +384,12 @@ impl Session {
                     .exact
                     .then(|| (g.pool.replicas.clone(), g.pool.started.clone())),
                 reduce: reduces && !g.exact && g.counts.is_empty(),
+                size: if reduces && !g.located {
+                    stage_times::reducer_work(g.size, map_ms, self.reduce_ratio)
+                        .map_or(1.0, |(_, size)| size)
+                } else {
+                    1.0
+                },
             });
         }
         work
@@ -663,7 +688,10 @@ impl PlanRequest {
         if refs.is_empty() {
             return result;
         }
-        problem.task_size = vec![1.0; refs.len()];
+        problem.task_size = refs
+            .iter()
+            .map(|&(k, _)| self.groups[k as usize].size)
+            .collect();
         let Some(rows) = Csr::from_parts(row_start, row_nodes) else {
             return result;
         };
@@ -671,7 +699,7 @@ impl PlanRequest {
         let Some(planner) = self.policy.planner() else {
             return result;
         };
-        let assignment = planner.plan(&problem, self.seed);
+        let assignment = planner.plan_in_order(&problem, self.seed);
         // The application order, then the planner's own order on the node.
         for (d, &node) in live.iter().enumerate() {
             let mut slots: Vec<(usize, usize, Slot)> = assignment

@@ -39,6 +39,10 @@ pub(super) struct AppWork {
     /// Pending containers with a location (maps) and without (reducers).
     pub located: u64,
     pub anywhere: u64,
+    /// Work of one of its reducers (ms x speed), sized apart from its maps
+    /// (S-PC's reduce stage: `stage_times::reducer_work`, else its map
+    /// mean); `None`: as a container of the job's.
+    pub reduce_work_ms: Option<f64>,
 }
 
 /// What the order computation hands to the install.
@@ -137,10 +141,12 @@ pub(super) fn spc_order(
             None => a.mean_ms.unwrap_or(default_ms),
         };
         let work = per_ms / 1e3 * slot_speed;
+        // Per container of each stage: a reducer sized apart when known.
+        let stage_work = [work, a.reduce_work_ms.map_or(work, |w| w / 1e3)];
         if closed_form {
             // The paper's job is all its rounds: its stages' times add up.
             let (mut time, mut score) = (0.0, 0.0);
-            for count in [a.located, a.anywhere] {
+            for (count, work) in [a.located, a.anywhere].into_iter().zip(stage_work) {
                 let t = LpJob {
                     p: count as f64 * work,
                     mu_j: speeds.mu_q(count),
@@ -174,7 +180,7 @@ pub(super) fn spc_order(
                 1.0
             };
             jobs.push(LpJob {
-                p: count as f64 * work,
+                p: count as f64 * stage_work[k],
                 mu_j: lp_speeds.mu_q(count),
                 release: 0.0,
                 weight: a.weight * share,
@@ -248,6 +254,7 @@ mod tests {
             running: 0,
             located,
             anywhere,
+            reduce_work_ms: None,
         }
     }
 
@@ -281,6 +288,26 @@ mod tests {
             let w = &apps[a as usize];
             assert!(c >= w.located as f64 / 4.0 - 1e-9, "{a}: {c}");
         }
+    }
+
+    /// A job whose maps are done and whose one reducer is light: sized as
+    /// one of its containers by the AM's progress (which weighs the reduce
+    /// as half the job: 40 s of it) it ranks behind a job with maps to
+    /// run; sized apart (0.5 s) it goes first, as its reduce finishes it.
+    #[test]
+    fn a_light_reduce_stage_sized_apart_ranks_its_job_first() {
+        let mut done = app(0, 1.0, 0, 1);
+        done.remaining_ms = Some(40_000.0);
+        let apps = [done, app(1, 1.0, 8, 1)];
+        assert_eq!(order(&solve(JobOrder::Spc, &apps)), vec![1, 0]);
+        let sized = [
+            AppWork {
+                reduce_work_ms: Some(500.0),
+                ..done
+            },
+            apps[1],
+        ];
+        assert_eq!(order(&solve(JobOrder::Spc, &sized)), vec![0, 1]);
     }
 
     #[test]

@@ -439,6 +439,19 @@ impl JobSet {
             task_size: size.clone(),
         }
     }
+
+    /// All the tasks of `problem` as one job, in index order.
+    pub fn in_order(problem: &Problem) -> JobSet {
+        let size = &problem.task_size;
+        JobSet {
+            ids: vec!["all".into()],
+            weight: vec![1.0],
+            release: vec![0.0],
+            after: Csr::from_rows([std::iter::empty::<u32>()]),
+            tasks: Csr::from_rows(std::iter::once(0..size.len() as u32)),
+            task_size: size.clone(),
+        }
+    }
 }
 
 /// S-PC's placement (Algorithm 2, or its locality-aware form) of every task
@@ -449,9 +462,7 @@ pub fn place_all(
     pick: schedule::Pick,
     seed: u64,
 ) -> Result<crate::plan::Assignment, SpcError> {
-    let jobs = JobSet::single(problem);
-    schedule::place(&jobs, problem, &schedule::Rules::new(&[0], &[pick], seed))
-        .map(|s| s.assignment)
+    place_one_job(&JobSet::single(problem), problem, pick, false, seed)
 }
 
 /// [`place_all`] deciding on every node at speed 1 (the Identical-machine
@@ -460,12 +471,35 @@ pub fn place_all_identical(
     problem: &Problem,
     seed: u64,
 ) -> Result<crate::plan::Assignment, SpcError> {
-    let jobs = JobSet::single(problem);
-    let ones = vec![1.0; problem.num_nodes()];
-    let pick = [schedule::Pick::EarliestCompletion];
+    let pick = schedule::Pick::EarliestCompletion;
+    place_one_job(&JobSet::single(problem), problem, pick, true, seed)
+}
+
+/// [`place_all`] (`identical`: [`place_all_identical`]) taking the tasks
+/// in index order instead of largest first: the Session's order (the
+/// applications' rank, a job's maps before its reducers), kept when its
+/// reducers are sized apart from its maps.
+pub fn place_all_in_order(
+    problem: &Problem,
+    pick: schedule::Pick,
+    identical: bool,
+    seed: u64,
+) -> Result<crate::plan::Assignment, SpcError> {
+    place_one_job(&JobSet::in_order(problem), problem, pick, identical, seed)
+}
+
+fn place_one_job(
+    jobs: &JobSet,
+    problem: &Problem,
+    pick: schedule::Pick,
+    identical: bool,
+    seed: u64,
+) -> Result<crate::plan::Assignment, SpcError> {
+    let ones = identical.then(|| vec![1.0; problem.num_nodes()]);
+    let pick = [pick];
     let rules = schedule::Rules {
-        believed_speed: Some(&ones),
+        believed_speed: ones.as_deref(),
         ..schedule::Rules::new(&[0], &pick, seed)
     };
-    schedule::place(&jobs, problem, &rules).map(|s| s.assignment)
+    schedule::place(jobs, problem, &rules).map(|s| s.assignment)
 }

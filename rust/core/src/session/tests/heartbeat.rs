@@ -918,6 +918,87 @@ fn a_reducer_waits_for_the_fast_node_but_not_for_ever() {
     }
 }
 
+/// A light reducer (1 s on the fast node, 8 s on the slow one) waits for
+/// the fast node less than its slow run, sized apart from its job's 8 s
+/// map: by its own stage once one of its reducers finished (1 s of work,
+/// 7 s of wait), and, for a second job whose reducer never finished, by
+/// its map times the reducers' share of their maps the first job showed
+/// (1/8). Sized as a map, the wait would be 31.5 s.
+#[test]
+fn a_light_reducer_waits_less_than_its_slow_run() {
+    let grants = |s: &mut Session, node: NodeId, now: i64| {
+        let mut out = Vec::new();
+        s.node_heartbeat(node, cap(), now, &mut out).unwrap();
+        out.iter().map(|g| g.count).sum::<u32>()
+    };
+    let (mut s, fast, slow, a) = map_done(PolicyKind::Spc);
+    s.update_ask(a, 10, ANY, 2, cap(), true).unwrap();
+    assert_eq!(grants(&mut s, fast, 9_000), 1, "the first reducer, fast");
+    assert_eq!(grants(&mut s, slow, 10_000), 0);
+    s.app_container_finished(fast, a).unwrap();
+    let slow_run_ms = 1_000.0 / 0.125;
+    let reduce = s.apps[a as usize].groups[0].size;
+    assert_eq!((reduce.n, reduce.work_ms), (1, 1_000.0));
+    assert_eq!(
+        s.apps[a as usize].map_work_ms(),
+        Some(8_000.0),
+        "the maps' own"
+    );
+    // Its group got its last container at 9 s: 7 s of wait.
+    assert_eq!(grants(&mut s, slow, 15_999), 0);
+    assert_eq!(grants(&mut s, slow, 16_000), 1);
+    assert!(7_000.0 < slow_run_ms);
+
+    // A second job: one 8 s map on the fast node, then one reducer.
+    let b = s.add_app("wordcount-2", 1.0, 16_000).unwrap();
+    for res in ["fast", "/r1", ANY] {
+        s.update_ask(b, 20, res, 1, cap(), true).unwrap();
+    }
+    assert_eq!(grants(&mut s, fast, 16_000), 1);
+    for res in ["fast", "/r1", ANY] {
+        s.update_ask(b, 20, res, 0, cap(), true).unwrap();
+    }
+    assert_eq!(grants(&mut s, fast, 24_000), 0);
+    s.app_container_finished(fast, b).unwrap();
+    s.update_ask(b, 10, ANY, 1, cap(), true).unwrap();
+    assert_eq!(grants(&mut s, slow, 30_999), 0);
+    assert_eq!(grants(&mut s, slow, 31_000), 1, "8 s x 1/8 x 7 after 24 s");
+}
+
+/// The stages' sizes: a finish goes to the group its container was
+/// granted to, a reducer's lowers its own stage only, and a container the
+/// Session never granted (recovered after a restart) is ignored.
+#[test]
+fn a_finished_reducer_sizes_its_own_stage_only() {
+    let (mut s, fast, slow, app) = map_done(PolicyKind::Spc);
+    let sizes = |s: &Session| {
+        let size = |p: i32| {
+            let g = s.apps[app as usize].groups.iter();
+            g.filter(|g| g.priority == p).map(|g| g.size).next()
+        };
+        (size(10).unwrap_or_default(), size(20).unwrap_or_default())
+    };
+    let (_, map) = sizes(&s);
+    assert_eq!((map.n, map.work_ms), (1, 8_000.0));
+    s.update_ask(app, 10, ANY, 1, cap(), true).unwrap();
+    let mut out = Vec::new();
+    s.node_heartbeat(fast, cap(), 9_000, &mut out).unwrap();
+    s.node_heartbeat(slow, cap(), 9_500, &mut out).unwrap();
+    s.app_container_finished(fast, app).unwrap();
+    let (reduce, map2) = sizes(&s);
+    assert_eq!((reduce.n, reduce.work_ms), (1, 500.0));
+    assert_eq!(map2, map, "the maps' size is left alone");
+    // Recovered: no grant here, so its finish has no group.
+    s.container_recovered(slow, app).unwrap();
+    s.node_heartbeat(slow, cap(), 20_000, &mut out).unwrap();
+    s.app_container_finished(slow, app).unwrap();
+    assert_eq!(sizes(&s), (reduce, map));
+    // Other policies keep no stage times.
+    let (s, ..) = map_done(PolicyKind::SpcMapOnly);
+    assert!(s.stage_clock.is_none());
+    assert_eq!(s.apps[0].groups[0].size.n, 0);
+}
+
 /// YARN allocates node-local only while the node's rack is still asked for
 /// (`LocalityAppPlacementAllocator.canAllocate`). A rack-local grant lowers
 /// the rack and no host; an AM that never re-asks (SLS's) then leaves a host
