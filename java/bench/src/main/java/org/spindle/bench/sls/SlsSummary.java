@@ -111,9 +111,9 @@ public final class SlsSummary {
           + r.path("cs_GrantsOffSwitch").asLong();
       long errors = r.path("cs_CoreErrors").asLong();
       out.add(check(live > 0 && foreign == 0 && grants > 0 && errors == 0,
-          "Spindle's allocator placed " + grants + " containers (up to " + live
-              + " scheduler keys at once, none with another allocator), no core error",
-          "Spindle's allocator: up to " + live + " scheduler keys at once, " + foreign
+          "Spindle's allocator placed " + grants + " containers (scheduler keys at once: up to "
+              + live + ", none with another allocator), no core error",
+          "Spindle's allocator: scheduler keys at once up to " + live + ", " + foreign
               + " with another allocator, "
               + grants + " grants, " + errors + " core errors"));
     }

@@ -84,11 +84,11 @@ public class SlsSummaryTest {
         + " \"cs_CoreErrors\": 0, ";
     List<String[]> ok =
         checks(base + "\"cs_LiveAllocatorsSeen\": 6, \"cs_ForeignAllocatorsSeen\": 0}");
-    assertEquals("Spindle's allocator placed 240 containers (up to 6 scheduler keys at once,"
+    assertEquals("Spindle's allocator placed 240 containers (scheduler keys at once: up to 6,"
         + " none with another allocator), no core error", ok.get(ok.size() - 1)[0]);
     List<String[]> bad =
         checks(base + "\"cs_LiveAllocatorsSeen\": 5, \"cs_ForeignAllocatorsSeen\": 1}");
-    assertEquals("Spindle's allocator: up to 5 scheduler keys at once, 1 with another"
+    assertEquals("Spindle's allocator: scheduler keys at once up to 5, 1 with another"
         + " allocator, 240 grants, 0 core errors", bad.get(bad.size() - 1)[1]);
   }
 }
