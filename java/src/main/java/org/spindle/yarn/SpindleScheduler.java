@@ -154,6 +154,7 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, S
   private static final long STARVED_TOO_LONG = Long.MIN_VALUE;
   /** Racks with nodes, and their node counts: spindle.am.admit-on-progress lets this many AMs start at once. */
   private final Map<String, Integer> rackNodes = new ConcurrentHashMap<>();
+  private final CapabilityCache capabilities = new CapabilityCache();
   /** One walk over the admitted apps ({@link #walkAdmitted}); under heldAms. */
   private long admittedAmMb;
   private int startingAms;
@@ -523,6 +524,13 @@ public class SpindleScheduler extends AbstractYarnScheduler<SpindleAppAttempt, S
           r.getNumContainers(), c.getMemorySize(), c.getVirtualCores(), r.getRelaxLocality()));
     }
     return asks;
+  }
+
+  /** Hadoop's normalisation, then equal capabilities shared ({@link CapabilityCache}). */
+  @Override
+  protected void normalizeResourceRequests(List<ResourceRequest> asks, String queueName) {
+    super.normalizeResourceRequests(asks, queueName);
+    capabilities.share(asks);
   }
 
   @Override

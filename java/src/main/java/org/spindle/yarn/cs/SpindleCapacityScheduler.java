@@ -1,6 +1,8 @@
 package org.spindle.yarn.cs;
 
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAttemptAddedSchedulerEvent;
@@ -10,6 +12,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeRemoved
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeResourceUpdateSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeUpdateSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.SchedulerEvent;
+import org.spindle.yarn.CapabilityCache;
 
 /**
  * The stock CapacityScheduler with Spindle switched on, in one line on every
@@ -29,6 +32,7 @@ public class SpindleCapacityScheduler extends CapacityScheduler {
   static volatile String allocatorClass = SpindlePlacementAllocator.class.getName();
 
   private volatile CsRuntime runtime;
+  private final CapabilityCache capabilities = new CapabilityCache();
 
   @Override
   public void serviceInit(Configuration conf) throws Exception {
@@ -44,6 +48,13 @@ public class SpindleCapacityScheduler extends CapacityScheduler {
       rt.stop();
     }
     super.serviceStop();
+  }
+
+  /** Hadoop's normalisation, then equal capabilities shared ({@link CapabilityCache}). */
+  @Override
+  protected void normalizeResourceRequests(List<ResourceRequest> asks, String queueName) {
+    super.normalizeResourceRequests(asks, queueName);
+    capabilities.share(asks);
   }
 
   CsRuntime runtime() {
