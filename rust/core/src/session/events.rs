@@ -64,6 +64,7 @@ impl Session {
             n.capacity = capacity;
             n.speed = speed;
             n.running = 0;
+            n.last_beat_ms = i64::MIN;
             existing
         } else {
             let id = self.nodes.len() as NodeId;
@@ -77,6 +78,7 @@ impl Session {
                 running: 0,
                 queue: VecDeque::new(),
                 explained: u64::MAX,
+                last_beat_ms: i64::MIN,
             });
             self.names.node_by_name[name as usize] = id;
             id

@@ -107,7 +107,7 @@ impl Session {
     /// (by priority) that fits says.
     fn why(&self, app: AppId, node: NodeId, free: &Resources) -> (Reason, i64) {
         let n = &self.nodes[node as usize];
-        let cap = self.cfg.max_wait_ms;
+        let cap = self.wait_cap();
         let capped = self.dynamic.planned && cap >= 0;
         for g in &self.apps[app as usize].groups {
             if g.any <= 0 || !free.fits(&g.capability) {

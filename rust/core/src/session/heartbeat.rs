@@ -54,7 +54,7 @@ impl Session {
         out.clear();
         self.booked.clear();
         self.node(node)?;
-        self.begin_heartbeat(now_ms);
+        self.begin_heartbeat(node, now_ms);
         let room = free;
         let mut free = free;
         let mut blocked = false;
@@ -109,7 +109,11 @@ impl Session {
     /// incremental insertions, the stall detector, the busy list and the
     /// overdue groups (shared by [`Self::node_heartbeat`] and
     /// [`Self::node_offers`]).
-    pub(super) fn begin_heartbeat(&mut self, now_ms: i64) {
+    pub(super) fn begin_heartbeat(&mut self, node: NodeId, now_ms: i64) {
+        let last = std::mem::replace(&mut self.nodes[node as usize].last_beat_ms, now_ms);
+        if last != i64::MIN {
+            self.clock.beat_gap.add(now_ms.saturating_sub(last));
+        }
         if !self.clock.started {
             // Asks made before the first heartbeat (an RM restart re-sends
             // every app's) have waited from now, not from time 0.
@@ -138,6 +142,22 @@ impl Session {
         {
             self.find_overdue();
         }
+    }
+
+    /// The locality wait's cap now: [`SessionConfig::max_wait_ms`], stated
+    /// at YARN's default 1 s node heartbeat, stretched by how much less
+    /// often the core hears each node (a raised heartbeat interval on a
+    /// large cluster, or an RM that hears its nodes late, as SLS's at
+    /// 10,000 nodes), so the replica holders get as many turns. Zero and
+    /// negative (no wait, no cap) stay.
+    ///
+    /// [`SessionConfig::max_wait_ms`]: super::SessionConfig::max_wait_ms
+    pub(super) fn wait_cap(&self) -> i64 {
+        let cap = self.cfg.max_wait_ms;
+        if cap <= 0 {
+            return cap;
+        }
+        (cap as f64 * self.clock.beat_gap.stretch()) as i64
     }
 
     pub(super) fn refresh_busy(&mut self) {
@@ -240,7 +260,7 @@ impl Session {
                 let mean_speed = self.speed_sum / f64::from(self.alive_nodes.max(1));
                 ms * mean_speed * slower_by
             }
-            (None, None) => self.cfg.max_wait_ms.max(0) as f64,
+            (None, None) => self.wait_cap().max(0) as f64,
         };
         (now.saturating_sub(g.wait_from) as f64) < bound_ms
     }
@@ -347,7 +367,7 @@ impl Session {
     fn find_overdue(&mut self) {
         self.clock.overdue_checked = self.clock.now_ms;
         self.asks.overdue.clear();
-        let (now, cap) = (self.clock.now_ms, self.cfg.max_wait_ms);
+        let (now, cap) = (self.clock.now_ms, self.wait_cap());
         for &app in &self.asks.busy {
             for (gi, g) in self.apps[app as usize].groups.iter().enumerate() {
                 if g.any > 0 && g.relax && !g.counts.is_empty() && now - g.wait_from >= cap {
@@ -395,7 +415,7 @@ impl Session {
             return;
         }
         let n = &self.nodes[node as usize];
-        let (now, cap) = (self.clock.now_ms, self.cfg.max_wait_ms);
+        let (now, cap) = (self.clock.now_ms, self.wait_cap());
         for &(rank, app, gi) in &self.asks.overdue {
             if rank >= head_rank {
                 break;
@@ -636,7 +656,7 @@ impl Session {
     /// the visit while no group can have waited that long (`wait_floor`),
     /// so an idle node costs nothing in the usual case.
     fn serve_starving(&mut self, node: NodeId, free: &Resources) -> Option<Slot> {
-        let cap = self.cfg.max_wait_ms;
+        let cap = self.wait_cap();
         let now = self.clock.now_ms;
         if cap < 0 || now.saturating_sub(self.clock.wait_floor) < cap {
             return None;

@@ -182,7 +182,9 @@ pub struct SessionConfig {
     /// before any location-less ask (reducers) does; one that has had no
     /// container for this long also goes before a later job's planned
     /// queue. Negative: wait for ever (the policies as their papers state
-    /// them).
+    /// them). Stated at YARN's default 1 s node heartbeat: when the core
+    /// hears each node less often, the wait stretches by as much (at most
+    /// [`MAX_WAIT_STRETCH`] times), so a replica holder gets as many turns.
     pub max_wait_ms: i64,
     /// An ask group with no container for this long is named in the log as
     /// stalled (once, until it gets one).
@@ -253,6 +255,11 @@ pub const OVERTAKE_BOUND: u64 = 1;
 
 /// Default of [`SessionConfig::max_wait_ms`].
 pub const DEFAULT_MAX_WAIT_MS: i64 = 3_000;
+/// The node heartbeat interval [`SessionConfig::max_wait_ms`] is stated at
+/// (YARN's default `yarn.resourcemanager.nodemanagers.heartbeat-interval-ms`).
+pub const REFERENCE_BEAT_MS: f64 = 1_000.0;
+/// Most the locality wait stretches when the core hears nodes less often.
+pub const MAX_WAIT_STRETCH: f64 = 10.0;
 /// Default of [`SessionConfig::stall_ms`].
 pub const DEFAULT_STALL_MS: i64 = 600_000;
 /// Default of [`SessionConfig::offswitch_per_heartbeat`]: Hadoop's
@@ -380,6 +387,8 @@ struct NodeState {
     queue: VecDeque<Slot>,
     /// Seq of its last idle entry in [`Session::activities`].
     explained: u64,
+    /// Time of its last heartbeat; `i64::MIN` before the first.
+    last_beat_ms: i64,
 }
 
 /// Ask counts by interned host or rack name. The heartbeat looks one up
@@ -771,6 +780,44 @@ struct Clock {
     stalled: u64,
     /// Heartbeat time of the last look for overdue groups.
     overdue_checked: i64,
+    /// How often the core hears each node: the locality wait's scale.
+    beat_gap: BeatGap,
+}
+
+/// The mean gap between two heartbeats of one node, as the core hears them
+/// (an exponential average over every node's gaps).
+#[derive(Default)]
+struct BeatGap {
+    mean_ms: f64,
+    samples: u32,
+}
+
+impl BeatGap {
+    /// Gaps averaged over about this many heartbeats.
+    const WINDOW: f64 = 64.0;
+    /// A longer gap is a node coming back, not its heartbeat rate.
+    const MAX_GAP_MS: i64 = 60_000;
+
+    fn add(&mut self, gap_ms: i64) {
+        if gap_ms <= 0 || gap_ms > Self::MAX_GAP_MS {
+            return;
+        }
+        let gap = gap_ms as f64;
+        self.samples = self.samples.saturating_add(1);
+        let w = (f64::from(self.samples)).min(Self::WINDOW);
+        self.mean_ms += (gap - self.mean_ms) / w;
+    }
+
+    /// How much longer than YARN's default 1 s the gap is (at least 1, at
+    /// most [`MAX_WAIT_STRETCH`]); 1 until [`Self::WINDOW`] gaps were seen,
+    /// so a handful of irregular heartbeats (a small test cluster) does not
+    /// move it.
+    fn stretch(&self) -> f64 {
+        if f64::from(self.samples) < Self::WINDOW {
+            return 1.0;
+        }
+        (self.mean_ms / REFERENCE_BEAT_MS).clamp(1.0, MAX_WAIT_STRETCH)
+    }
 }
 
 /// Planning: who plans and when, the plan in flight, and what the
@@ -917,6 +964,7 @@ impl Session {
                 stall_checked: 0,
                 stalled: 0,
                 overdue_checked: i64::MIN,
+                beat_gap: BeatGap::default(),
             },
             plan: PlanState {
                 dirty: false,

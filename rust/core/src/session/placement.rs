@@ -63,7 +63,7 @@ impl Session {
         // The count first: a plan due now sees the node's load.
         self.clock.now_ms = self.clock.now_ms.max(now_ms);
         self.sync_running(node, running);
-        self.begin_heartbeat(now_ms);
+        self.begin_heartbeat(node, now_ms);
         let head = self.head_rank(node);
         self.overdue_slots(node, &free, u32::MAX, |s| {
             let n = self.fitting(&s, &free);

@@ -1038,3 +1038,43 @@ fn a_host_ask_under_a_drained_rack_is_booked_off_switch() {
         "h1 is still asked for but /r1 is not: the RM allocates it off-switch"
     );
 }
+
+/// The wait is stated at YARN's 1 s node heartbeat: when every node is heard
+/// every 3 s (a raised heartbeat interval, or an RM hearing its nodes late),
+/// an idle node serves a waiting ask after 3 x 3 s, not 3 s, so the replica
+/// holder gets its three turns; at 1 s heartbeats it serves at 3 s.
+#[test]
+fn the_locality_wait_stretches_with_the_heartbeat_interval() {
+    for (gap, serves_at) in [(1_000, 3_000), (3_000, 9_000)] {
+        let mut s = session(PolicyKind::Asm1);
+        let h3 = s.add_node("h3", "/r1", cap(), 1.0).unwrap();
+        // Nodes the core hears every `gap`, before the app: their gaps set the mean.
+        let others: Vec<NodeId> = (0..8)
+            .map(|i| s.add_node(&format!("b{i}"), "/r9", cap(), 1.0).unwrap())
+            .collect();
+        let mut out = Vec::new();
+        let mut t = 0;
+        while t < 100 * gap {
+            for &b in &others {
+                s.node_heartbeat(b, cap(), t, &mut out).unwrap();
+            }
+            t += gap;
+        }
+        // The asks come at the core's clock: the last heartbeat.
+        t -= gap;
+        let app = s.add_app("application_1_0001", 1.0, t).unwrap();
+        for (res, n) in [("h1", 1), ("/r2", 1), (ANY, 1)] {
+            s.update_ask(app, 20, res, n, cap(), true).unwrap();
+        }
+        let start = t;
+        let mut served = None;
+        while t <= start + 12_000 && served.is_none() {
+            s.node_heartbeat(h3, cap(), t, &mut out).unwrap();
+            if !out.is_empty() {
+                served = Some(t - start);
+            }
+            t += gap;
+        }
+        assert_eq!(served, Some(serves_at), "heartbeats every {gap} ms");
+    }
+}
