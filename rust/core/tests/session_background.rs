@@ -231,11 +231,11 @@ fn the_planner_thread_lowers_only_its_own_priority() {
         let rest = &stat[stat.rfind(')').unwrap() + 2..];
         rest.split(' ').nth(16).unwrap().parse().unwrap()
     }
-    fn planner_tid() -> Option<String> {
+    fn tid_of(name: &str) -> Option<String> {
         std::fs::read_dir("/proc/self/task").unwrap().find_map(|e| {
             let tid = e.unwrap().file_name().into_string().unwrap();
             let comm = std::fs::read_to_string(format!("/proc/self/task/{tid}/comm")).ok()?;
-            (comm.trim() == "spindle-planner").then_some(tid)
+            (comm.trim() == name).then_some(tid)
         })
     }
     let me = nice_of(&format!("{}", own_tid()));
@@ -245,10 +245,14 @@ fn the_planner_thread_lowers_only_its_own_priority() {
     let expected = (me + PLANNER_NICE).min(19);
     let mut seen = None;
     eventually("the planner thread at its nice value", || {
-        seen = planner_tid().map(|t| nice_of(&t));
+        seen = tid_of("spindle-planner").map(|t| nice_of(&t));
         seen == Some(expected)
     });
     assert_eq!(nice_of(&format!("{}", own_tid())), me);
+    // The thread that takes the Session's lock keeps the host's priority:
+    // a niced lock holder, preempted inside a spell, stalls the heartbeats.
+    let locker = tid_of("spindle-locker").expect("the lock thread runs");
+    assert_eq!(nice_of(&locker), me);
     drop(planner);
 }
 
