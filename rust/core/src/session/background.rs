@@ -220,11 +220,16 @@ fn run<T>(
             // A heartbeat woken by the unlock gets the lock before the next spell.
             std::thread::yield_now();
         }
-        // The planner thread is gone only if it could not be kept alive.
-        if jobs.send(Job::Plan(request)).is_err() {
-            return;
-        }
-        let Ok(planned) = planned.recv() else {
+        // The planner thread catches a plan's panic; it is gone only if
+        // freeing one panicked.
+        let Some(planned) = jobs
+            .send(Job::Plan(request))
+            .ok()
+            .and_then(|()| planned.recv().ok())
+        else {
+            tracing::error!(
+                "the spindle planner thread is gone; heartbeats go on with the last plan"
+            );
             return;
         };
         let (mut result, plan_time) = match planned {
@@ -263,6 +268,9 @@ fn run<T>(
         }
         // Freeing a replaced plan is planner work too.
         if jobs.send(Job::Free(result, garbage)).is_err() {
+            tracing::error!(
+                "the spindle planner thread is gone; heartbeats go on with the last plan"
+            );
             return;
         }
         let mut st = stats.lock().unwrap_or_else(PoisonError::into_inner);
