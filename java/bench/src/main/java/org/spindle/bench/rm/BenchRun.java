@@ -687,7 +687,7 @@ public final class BenchRun {
       r.put("cs_live_allocators", cs1.get("LiveAllocators"));
       r.put("cs_foreign_allocators", cs1.get("ForeignAllocators"));
       for (String k : new String[] {"GrantsOnPlan", "GrantsOffPlan", "GrantsLocationLess",
-          "Vetoes", "LiftedVetoes", "UnbookedGrants", "CoreErrors"}) {
+          "Vetoes", "SkippedApps", "LiftedVetoes", "UnbookedGrants", "CoreErrors"}) {
         r.put("cs_" + k, ((Number) cs1.get(k)).longValue()
             - (cs0 == null ? 0 : ((Number) cs0.get(k)).longValue()));
       }
