@@ -174,6 +174,11 @@ public final class BenchRun {
       conf.set(CS + "node-locality-delay", "0");
       conf.set(CS + "rack-locality-additional-delay", "0");
       conf.set(CS + "root.default.ordering-policy", "org.spindle.yarn.cs.SpindleOrderingPolicy");
+      // A/B of the walk's skipping: RM_BENCH_JAVA_OPTS="-Dspindle.cs.veto.skip-apps=false".
+      String skip = System.getProperty(SpindleSettings.VETO_SKIP_APPS);
+      if (skip != null) {
+        conf.set(SpindleSettings.VETO_SKIP_APPS, skip);
+      }
     }
     return conf;
   }
