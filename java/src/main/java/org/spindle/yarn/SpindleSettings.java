@@ -30,6 +30,8 @@ public final class SpindleSettings {
   public static final String JOB_ORDER = "spindle.job.order";
   /** CapacityScheduler mode: heartbeats a node may idle under vetoes before they lift. */
   public static final String VETO_HEARTBEATS = "spindle.cs.veto.max-heartbeats";
+  /** CapacityScheduler mode: a leaf's walk passes over the apps the node would only veto. */
+  public static final String VETO_SKIP_APPS = "spindle.cs.veto.skip-apps";
   /** Whole-scheduler mode: the AMs' share of the cluster (the CapacityScheduler has its own). */
   public static final String AM_MAX_SHARE = "spindle.am.max-share";
   /**
@@ -49,7 +51,7 @@ public final class SpindleSettings {
   public static final String[] KEYS = {POLICY, COST_LOCAL, COST_REMOTE, COST_REMOTE_GROWTH,
       NODE_DELAY, RACK_ADDITIONAL_DELAY, FALLBACK, WEBHDFS_ADDRESS, LIBRARY_PATH, SEED,
       PLANNING_BACKGROUND, PLANNING_INCREMENTAL, MAX_HOST_ASK, MAX_PLANNED_TASKS, MAX_WAIT,
-      MAX_OFFSWITCH, JOB_ORDER, VETO_HEARTBEATS, AM_MAX_SHARE, AM_ADMIT_ON_PROGRESS, AM_PROGRESS_WAIT, SPLITS_READ, SPLITS_THREADS, SPLITS_TIMEOUT};
+      MAX_OFFSWITCH, JOB_ORDER, VETO_HEARTBEATS, VETO_SKIP_APPS, AM_MAX_SHARE, AM_ADMIT_ON_PROGRESS, AM_PROGRESS_WAIT, SPLITS_READ, SPLITS_THREADS, SPLITS_TIMEOUT};
   /** The optional extra resource the scheduler adds to the RM's configuration. */
   public static final String SITE_FILE = "spindle-site.xml";
 
@@ -73,6 +75,11 @@ public final class SpindleSettings {
    * takes any app until it gets a container.
    */
   public int vetoHeartbeats = 3;
+  /**
+   * CapacityScheduler mode: a leaf queue's walk over its apps passes over those the
+   * node's decision would certainly veto (the same grants, less work per heartbeat).
+   */
+  public boolean vetoSkipApps = true;
   /**
    * Most of the cluster's memory that ApplicationMasters may hold (FairScheduler's
    * maxAMShare, the CapacityScheduler's maximum-am-resource-percent): the AM of an app past
@@ -134,6 +141,7 @@ public final class SpindleSettings {
     }
     s.libraryPath = string(get, LIBRARY_PATH, "");
     s.vetoHeartbeats = integer(get, VETO_HEARTBEATS, s.vetoHeartbeats, 1);
+    s.vetoSkipApps = bool(get, VETO_SKIP_APPS, s.vetoSkipApps);
     s.amMaxShare = positive(get, AM_MAX_SHARE, s.amMaxShare);
     if (s.amMaxShare > 1) {
       throw new IllegalArgumentException(AM_MAX_SHARE + " = " + s.amMaxShare

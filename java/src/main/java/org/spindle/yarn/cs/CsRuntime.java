@@ -21,11 +21,14 @@ import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttempt;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractYarnScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AppSchedulingInfo;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.NodeType;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.Queue;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplication;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicationAttempt;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CSQueue;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.ApplicationSchedulingConfig;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.placement.AppPlacementAllocator;
@@ -67,6 +70,37 @@ public final class CsRuntime {
 
   private static volatile CsRuntime current;
 
+  /**
+   * What a scheduling thread knows of the node it allocates on, for the
+   * leaves' assignment iterators (Hadoop's IteratorSelector carries only
+   * the partition, and the CapacityScheduler's allocate-on-a-node methods
+   * are package-private on 3.3 and 3.4).
+   */
+  static final class Walk {
+    /** The node whose heartbeat this thread allocates for (synchronous scheduling). */
+    SchedulerNode pinned;
+    /** The node of the first precheck since the latest walk began on this thread. */
+    SchedulerNode seen;
+    /** A precheck of another node followed: not a single-node walk. */
+    boolean mixed;
+    /** Walks begun on this thread; an iterator trusts this state only while its walk is the latest. */
+    long walks;
+    final Thread owner = Thread.currentThread();
+
+    /** The node of walk {@code walk}, null if unknown. */
+    SchedulerNode node(long walk) {
+      if (walks != walk || mixed || Thread.currentThread() != owner) {
+        return null;
+      }
+      if (pinned == null) {
+        return seen;
+      }
+      return seen == null || seen == pinned ? pinned : null;
+    }
+  }
+
+  private static final ThreadLocal<Walk> WALK = ThreadLocal.withInitial(Walk::new);
+
   final RMContext rmContext;
   final CapacityScheduler scheduler;
   final SpindleSettings settings;
@@ -98,6 +132,8 @@ public final class CsRuntime {
   final LongAdder delayVetoes = new LongAdder();
   final LongAdder unbooked = new LongAdder();
   final LongAdder preferredOrders = new LongAdder();
+  /** Whether leaves' walks pass over apps the node would only veto (spindle.cs.veto.skip-apps). */
+  final boolean skipApps;
 
   private CsRuntime(CapacityScheduler scheduler, RMContext rmContext, Configuration conf,
       String allocatorClass, String mode) {
@@ -112,6 +148,7 @@ public final class CsRuntime {
     board = new PlacementBoard(settings.vetoHeartbeats, settings.core.maxWaitMs);
     splits = new SplitFiles(conf, settings, bridge);
     allocatorProblem = checkClass(allocatorClass);
+    skipApps = settings.vetoSkipApps;
   }
 
   /**
@@ -482,6 +519,103 @@ public final class CsRuntime {
     return order.iterator();
   }
 
+  // ---- skipping apps the node would only veto ----
+
+  /**
+   * The heartbeat of {@code node} allocates on this thread until the next
+   * call ({@code null}: it ended). SpindleCapacityScheduler calls it around
+   * a NODE_UPDATE when its candidate sets are single nodes.
+   */
+  static void pin(SchedulerNode node) {
+    WALK.get().pinned = node;
+  }
+
+  /** A leaf's walk over its apps begins on this thread: its number. */
+  static Walk beginWalk() {
+    Walk w = WALK.get();
+    w.walks++;
+    w.seen = null;
+    w.mixed = false;
+    return w;
+  }
+
+  /** A precheck on this thread: within a walk, the node it is for. */
+  static void seen(SchedulerNode node) {
+    Walk w = WALK.get();
+    if (w.seen == null) {
+      w.seen = node;
+    } else if (w.seen != node) {
+      w.mixed = true;
+    }
+  }
+
+  /**
+   * Whether a leaf's walks may pass over apps here: switched on, and the
+   * CapacityScheduler offers single nodes (with multi-node placement one
+   * walk serves every node of a partition).
+   */
+  boolean skipsApps() {
+    return skipApps && live && !scheduler.isMultiNodePlacementEnabled();
+  }
+
+  /**
+   * Whether a leaf's walk on {@code node} may pass over {@code app}: the
+   * old walk would get nothing from it but vetoes, and those would change
+   * no veto state. Every scheduler key with pending asks is Spindle's,
+   * located and held by the core, {@code node} has a decision that holds
+   * none of them and vetoes that are not lifted, and the node is marked
+   * vetoed in this heartbeat already or none of the keys' containers fits
+   * on it (PlacementBoard#quietVeto). Counts and marks nothing.
+   */
+  boolean skips(SchedulerApplicationAttempt app, SchedulerNode node) {
+    PlacementBoard.Node s = board.vetoing(node.getNodeName());
+    if (s == null) {
+      return false;
+    }
+    AppSchedulingInfo info = app.getAppSchedulingInfo();
+    Resource free = null;
+    for (SchedulerRequestKey k : info.getSchedulerKeys()) {
+      AppPlacementAllocator<SchedulerNode> p = info.getAppPlacementAllocator(k);
+      if (!(p instanceof SpindlePlacementAllocator)) {
+        return false; // a SchedulingRequest's or another allocator's: it decides
+      }
+      SpindlePlacementAllocator<?> a = (SpindlePlacementAllocator<?>) p;
+      if (a.runtime() != this) {
+        return false;
+      }
+      boolean room = false;
+      if (!s.vetoed) { // the first veto's room marks the node: only then it matters
+        Resource need = a.capability();
+        if (need != null) {
+          if (free == null) {
+            free = node.getUnallocatedResource();
+          }
+          room = Resources.fitsIn(need, free);
+        }
+      }
+      if (!PlacementBoard.quietVeto(s, a.coreApp(), a.priority(), a.located(), room)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether {@code app}'s leaf holds reserved containers (NO_LABEL, the ones
+   * its max-capacity and user-limit checks weigh). A walk's outcome may then
+   * hang on which apps it tries: under its max capacity the queue stops at
+   * the first app without a reservation, while one with a reservation may
+   * pass by unreserving. So with reservations a walk skips nothing.
+   */
+  static boolean leafReserves(SchedulerApplicationAttempt app) {
+    Queue q = app.getQueue();
+    if (!(q instanceof CSQueue)) {
+      return true;
+    }
+    Resource r = ((CSQueue) q).getQueueResourceUsage().getReserved();
+    return r == null || r.getMemorySize() != 0 || r.getVirtualCores() != 0;
+  }
+
   // ---- the ordering policies' calls ----
 
   /** Changes whenever the job order does. */
@@ -602,6 +736,7 @@ public final class CsRuntime {
     m.put("PlanPasses", board.planPasses.sum());
     m.put("LocationLessPasses", locationLessPasses.sum());
     m.put("Vetoes", board.vetoes.sum());
+    m.put("SkippedApps", board.skippedApps.sum());
     m.put("LiftedVetoes", board.lifts.sum());
     m.put("LiftedPasses", board.liftedPasses.sum());
     m.put("DelayPasses", delayPasses.sum());
@@ -637,6 +772,9 @@ public final class CsRuntime {
     long getForeignAllocators();
 
     long getVetoes();
+
+    /** Apps leaves' walks passed over because the node would only have vetoed them. */
+    long getSkippedApps();
 
     long getLiftedVetoes();
 
@@ -685,6 +823,11 @@ public final class CsRuntime {
       @Override
       public long getVetoes() {
         return num("Vetoes");
+      }
+
+      @Override
+      public long getSkippedApps() {
+        return num("SkippedApps");
       }
 
       @Override

@@ -110,6 +110,8 @@ public final class PlacementBoard {
 
   final LongAdder planPasses = new LongAdder();
   final LongAdder vetoes = new LongAdder();
+  /** Apps a leaf's walk passed over: each would only have been vetoed (CsRuntime#skips). */
+  final LongAdder skippedApps = new LongAdder();
   final LongAdder lifts = new LongAdder();
   final LongAdder liftedPasses = new LongAdder();
   final LongAdder undecided = new LongAdder();
@@ -235,6 +237,36 @@ public final class PlacementBoard {
     Decision d = s.decision;
     int i = d.find(app, priority);
     return i >= 0 && d.left.get(i) > 0 ? i : -1;
+  }
+
+  /**
+   * The node's state while its decision vetoes (it has one, and its vetoes
+   * are not lifted); null when every app may pass or Spindle's locality
+   * delay decides (no decision).
+   */
+  Node vetoing(String node) {
+    Node s = nodes.get(node);
+    return s == null || s.lifted ? null : s;
+  }
+
+  /**
+   * Whether {@link #allows} would certainly veto the pair on {@code s}
+   * (from {@link #vetoing}) and its veto would change no veto state, so a
+   * walk may pass over it: the plan decides the key ({@code app >= 0},
+   * {@code located}), {@code s}'s decision holds no container of the pair,
+   * and {@code s} is marked vetoed already or the key's container does not
+   * fit ({@code room} false). Counts and marks nothing.
+   */
+  static boolean quietVeto(Node s, int app, int priority, boolean located, boolean room) {
+    if (app < 0 || !located) {
+      return false;
+    }
+    Decision d = s.decision;
+    int i = d.find(app, priority);
+    if (i >= 0 && d.left.get(i) > 0) {
+      return false;
+    }
+    return s.vetoed || !room;
   }
 
   Node nodeForTest(String name) {

@@ -21,9 +21,10 @@ import org.spindle.yarn.CapabilityCache;
  * {@link #handle}: each app attempt gets {@link SpindlePlacementAllocator}
  * (Hadoop 3.3.6 has no cluster-wide allocator key), node events reach the
  * core, and each node heartbeat has the core decide for that node before the
- * CapacityScheduler allocates. It also starts and stops the core with the
- * scheduler. Queues, capacities, user limits, ACLs, preemption, node labels
- * and reservations are the CapacityScheduler's, untouched; an app of a leaf
+ * CapacityScheduler allocates (and tells the leaves' walks the node). It also
+ * starts and stops the core with the scheduler. Queues, capacities, user
+ * limits, ACLs, preemption, node labels and reservations are the
+ * CapacityScheduler's, untouched; an app of a leaf
  * queue is ordered by Spindle only where that queue's ordering-policy is
  * {@link SpindleOrderingPolicy}.
  */
@@ -68,6 +69,7 @@ public class SpindleCapacityScheduler extends CapacityScheduler {
       super.handle(event);
       return;
     }
+    SchedulerNode heartbeat = null;
     switch (event.getType()) {
       case APP_ATTEMPT_ADDED:
         rt.enableAllocator(((AppAttemptAddedSchedulerEvent) event).getApplicationAttemptId());
@@ -77,6 +79,7 @@ public class SpindleCapacityScheduler extends CapacityScheduler {
             getSchedulerNode(((NodeUpdateSchedulerEvent) event).getRMNode().getNodeID());
         if (node != null) {
           rt.nodeUpdate(node);
+          heartbeat = node;
         }
         break;
       }
@@ -91,7 +94,18 @@ public class SpindleCapacityScheduler extends CapacityScheduler {
       default:
         break;
     }
-    super.handle(event);
+    if (heartbeat != null && rt.skipsApps()) {
+      // The synchronous heartbeat allocates on this node alone: its leaves'
+      // walks may pass over the apps it would only veto (SpindleOrderingPolicy).
+      CsRuntime.pin(heartbeat);
+      try {
+        super.handle(event);
+      } finally {
+        CsRuntime.pin(null);
+      }
+    } else {
+      super.handle(event);
+    }
     switch (event.getType()) {
       case NODE_ADDED: {
         SchedulerNode node =

@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicationAttempt;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.FifoComparator;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.IteratorSelector;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.OrderingPolicy;
@@ -29,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * order (Hadoop's own comparators). Set per leaf queue:
  * {@code yarn.scheduler.capacity.<queue-path>.ordering-policy =
  * org.spindle.yarn.cs.SpindleOrderingPolicy}. The preemption iterator is the
- * reverse. Apps the core does not rank (yet) follow the ranked ones.
+ * reverse. Apps the core does not rank (yet) follow the ranked ones. A
+ * walk on one node passes over the apps that node would only veto
+ * ({@code spindle.cs.veto.skip-apps}, docs/capacity-scheduler.md).
  *
  * <p>Parameters ({@code ...ordering-policy.<key>}): {@code job-order} =
  * {@code spindle} (the default: the core's order) or {@code fifo} (priority,
@@ -120,9 +123,18 @@ public class SpindleOrderingPolicy<S extends SchedulableEntity> implements Order
     return Collections.unmodifiableSet(entities);
   }
 
+  /**
+   * The apps in order; in a walk on one node, without those the node would
+   * only veto ({@link SkippingIterator}).
+   */
   @Override
   public Iterator<S> getAssignmentIterator(IteratorSelector sel) {
-    return new ArrayIterator<>(order(), false);
+    Object[] order = order();
+    CsRuntime rt = CsRuntime.current();
+    if (rt != null && rt.skipsApps()) {
+      return new SkippingIterator<>(order, rt, CsRuntime.beginWalk());
+    }
+    return new ArrayIterator<>(order, false);
   }
 
   @Override
@@ -220,6 +232,76 @@ public class SpindleOrderingPolicy<S extends SchedulableEntity> implements Order
       int k = reverse ? a.length - 1 - i : i;
       i++;
       return (S) a[k];
+    }
+  }
+
+  /**
+   * A leaf's walk over its apps on one node, passing over each app the node
+   * would only veto ({@link CsRuntime#skips}): the CapacityScheduler then
+   * does none of its per-app work (queue and user limits, headroom, the
+   * activities) for it. The walk's node is the heartbeat's, or else the one
+   * its first precheck names ({@link CsRuntime.Walk}); until it is known,
+   * and while the leaf holds reservations, every app is walked. The old
+   * walk would have gone on past a skipped app (a veto is an app skip to
+   * the CapacityScheduler) and changed nothing on it, so the grants are
+   * the same.
+   */
+  private static final class SkippingIterator<S> implements Iterator<S> {
+    private final Object[] a;
+    private final CsRuntime rt;
+    private final CsRuntime.Walk walk;
+    private final long id;
+    private int i;
+    /** The index hasNext found to be walked. */
+    private int kept = -1;
+    /** Whether the leaf holds reservations: -1 not looked at yet in this walk. */
+    private int reserves = -1;
+
+    SkippingIterator(Object[] a, CsRuntime rt, CsRuntime.Walk walk) {
+      this.a = a;
+      this.rt = rt;
+      this.walk = walk;
+      this.id = walk.walks;
+    }
+
+    @Override
+    public boolean hasNext() {
+      while (i < a.length) {
+        if (i == kept || !skip(a[i])) {
+          kept = i;
+          return true;
+        }
+        i++;
+        rt.board.skippedApps.increment();
+      }
+      return false;
+    }
+
+    private boolean skip(Object o) {
+      if (!(o instanceof SchedulerApplicationAttempt)) {
+        return false;
+      }
+      SchedulerNode node = walk.node(id);
+      if (node == null) {
+        return false;
+      }
+      SchedulerApplicationAttempt app = (SchedulerApplicationAttempt) o;
+      if (reserves > 0 || !rt.skips(app, node)) {
+        return false;
+      }
+      if (reserves < 0) {
+        reserves = CsRuntime.leafReserves(app) ? 1 : 0;
+      }
+      return reserves == 0;
+    }
+
+    @SuppressWarnings("unchecked")
+    @Override
+    public S next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      return (S) a[i++];
     }
   }
 

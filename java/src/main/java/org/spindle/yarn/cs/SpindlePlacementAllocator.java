@@ -37,7 +37,8 @@ import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
  *       runs on the CapacityScheduler's scheduling threads), with the
  *       bounded veto. Keys with no host or rack asks left (reducers, AMs)
  *       go anywhere. With no core (it could not load, or lost the app),
- *       Spindle's own locality delay decides;
+ *       Spindle's own locality delay decides. It also tells the leaf's
+ *       walk which node it is on ({@link SpindleOrderingPolicy});
  *   <li>{@link #allocate}: the grant reaches the core, which books it;
  *   <li>{@link #getPreferredNodeIterator}, with multi-node placement: the
  *       nodes whose decision holds this key first.
@@ -95,6 +96,9 @@ public class SpindlePlacementAllocator<N extends SchedulerNode>
   @Override
   public boolean precheckNode(SchedulerNode node, SchedulingMode mode,
       Optional<DiagnosticsCollector> dcOpt) {
+    if (runtime != null && runtime.skipApps) {
+      CsRuntime.seen(node); // tells the leaf's walk its node (SpindleOrderingPolicy)
+    }
     return super.precheckNode(node, mode, dcOpt)
         && (runtime == null || runtime.allows(this, node));
   }
@@ -129,6 +133,10 @@ public class SpindlePlacementAllocator<N extends SchedulerNode>
   }
 
   // ---- for CsRuntime ----
+
+  CsRuntime runtime() {
+    return runtime;
+  }
 
   ApplicationAttemptId attemptId() {
     return attempt;

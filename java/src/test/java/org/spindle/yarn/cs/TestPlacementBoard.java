@@ -2,6 +2,7 @@ package org.spindle.yarn.cs;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertTrue;
 
@@ -89,5 +90,43 @@ public class TestPlacementBoard {
     b.allows("h1", 8, 20, true);
     b.heartbeat("h1", true, 13_000, q, 1);
     assertTrue("3 s after the first idle heartbeat", b.lifted("h1"));
+  }
+
+  /** The skip rule of a leaf's walk (CsRuntime#skips): a key the node would only veto. */
+  @Test
+  public void aQuietVetoIsOneTheNodeWouldCertainlyMakeAndThatChangesNothing() {
+    PlacementBoard b = new PlacementBoard(3, -1);
+    assertNull("an undecided node: Spindle's locality delay decides", b.vetoing("h9"));
+    b.heartbeat("h1", true, 0, offers(7, 20, 1, SpindleCore.NODE_LOCAL), 1);
+    PlacementBoard.Node s = b.vetoing("h1");
+    assertSame(b.nodeForTest("h1"), s);
+    assertFalse("the decision holds the pair", PlacementBoard.quietVeto(s, 7, 20, true, false));
+    assertFalse("a reducer key (no location) goes anywhere",
+        PlacementBoard.quietVeto(s, 8, 10, false, false));
+    assertFalse("an app the core does not hold", PlacementBoard.quietVeto(s, -1, 20, true, false));
+    assertFalse("another app with room: its veto would mark the node",
+        PlacementBoard.quietVeto(s, 8, 20, true, true));
+    assertTrue("another app whose container does not fit",
+        PlacementBoard.quietVeto(s, 8, 20, true, false));
+    assertTrue(b.granted("h1", 7, 20, SpindleCore.NODE_LOCAL, true));
+    assertFalse("0 left, room: would mark", PlacementBoard.quietVeto(s, 7, 20, true, true));
+    assertTrue("0 left, no room", PlacementBoard.quietVeto(s, 7, 20, true, false));
+    assertEquals(0, b.allows("h1", 8, 20, true)); // the node's first veto with room marks it
+    assertTrue(s.vetoed);
+    assertTrue("marked: a veto adds nothing", PlacementBoard.quietVeto(s, 8, 20, true, true));
+    assertTrue("0 left, marked", PlacementBoard.quietVeto(s, 7, 20, true, true));
+    assertEquals("the rule counts no veto", 1, b.vetoes.sum());
+    // The grant's heartbeat restarts the count: 3 idle ones after it lift the vetoes.
+    for (int beat = 1; !b.lifted("h1"); beat++) {
+      assertTrue("lifted by the 4th heartbeat", beat <= 4);
+      b.heartbeat("h1", true, beat, offers(7, 20, 1, SpindleCore.NODE_LOCAL), 1);
+      if (!b.lifted("h1")) {
+        assertSame(s, b.vetoing("h1"));
+        assertFalse("a new heartbeat clears the mark",
+            PlacementBoard.quietVeto(s, 8, 20, true, true));
+        b.allows("h1", 8, 20, true);
+      }
+    }
+    assertNull("a lifted node passes every app", b.vetoing("h1"));
   }
 }

@@ -174,6 +174,11 @@ public final class BenchRun {
       conf.set(CS + "node-locality-delay", "0");
       conf.set(CS + "rack-locality-additional-delay", "0");
       conf.set(CS + "root.default.ordering-policy", "org.spindle.yarn.cs.SpindleOrderingPolicy");
+      // A/B of the walk's skipping: RM_BENCH_JAVA_OPTS="-Dspindle.cs.veto.skip-apps=false".
+      String skip = System.getProperty(SpindleSettings.VETO_SKIP_APPS);
+      if (skip != null) {
+        conf.set(SpindleSettings.VETO_SKIP_APPS, skip);
+      }
     }
     return conf;
   }
@@ -687,7 +692,7 @@ public final class BenchRun {
       r.put("cs_live_allocators", cs1.get("LiveAllocators"));
       r.put("cs_foreign_allocators", cs1.get("ForeignAllocators"));
       for (String k : new String[] {"GrantsOnPlan", "GrantsOffPlan", "GrantsLocationLess",
-          "Vetoes", "LiftedVetoes", "UnbookedGrants", "CoreErrors"}) {
+          "Vetoes", "SkippedApps", "LiftedVetoes", "UnbookedGrants", "CoreErrors"}) {
         r.put("cs_" + k, ((Number) cs1.get(k)).longValue()
             - (cs0 == null ? 0 : ((Number) cs0.get(k)).longValue()));
       }
