@@ -222,6 +222,28 @@ final class CsCluster implements AutoCloseable {
     return got;
   }
 
+  /**
+   * Up to 10 rounds in which only {@code hosts} heartbeat, each followed by
+   * the AMs pulling and the NodeManagers reporting their grants running,
+   * until {@code want} containers were granted. Returns how many were.
+   */
+  int fillOn(List<MockAM> ams, int want, String... hosts) throws Exception {
+    int total = 0;
+    for (int r = 0; r < 10 && total < want; r++) {
+      for (String h : hosts) {
+        nm(h).nodeHeartbeat(true);
+        rm.drainEvents();
+      }
+      List<Container> got = new ArrayList<>();
+      for (List<Container> l : pull(ams).values()) {
+        got.addAll(l);
+      }
+      running(got);
+      total += got.size();
+    }
+    return total;
+  }
+
   /** The NodeManagers report {@code done} finished. */
   void finish(List<Container> done) throws Exception {
     for (Container c : done) {

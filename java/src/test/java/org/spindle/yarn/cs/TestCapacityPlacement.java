@@ -450,16 +450,7 @@ public class TestCapacityPlacement {
         d.allocate(singleHostMaps(20, "h3", 7, "h4", 8), Collections.<ContainerId>emptyList());
         p.allocate(singleHostMaps(20, "h2", 7), Collections.<ContainerId>emptyList());
         List<MockAM> ams = Arrays.asList(d, p);
-        int total = 0;
-        for (int r = 0; r < 10 && total < 22; r++) {
-          for (String h : new String[] {"h2", "h3", "h4"}) { // h1 stays out until the test
-            c.nm(h).nodeHeartbeat(true);
-            c.rm.drainEvents();
-          }
-          List<Container> got = flat(c.pull(ams));
-          c.running(got);
-          total += got.size();
-        }
+        c.fillOn(ams, 22, "h2", "h3", "h4"); // h1 stays out until the test
         assertEquals(mode + ": dev at its maximum", 16L * GB, c.queueMb("dev"));
         assertEquals(mode + ": prod on h2", 8L * GB, c.queueMb("prod"));
         d.allocate(singleHostMaps(20, "h1", 4), Collections.<ContainerId>emptyList());

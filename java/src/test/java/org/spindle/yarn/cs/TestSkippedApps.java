@@ -143,16 +143,7 @@ public class TestSkippedApps {
         d.allocate(singleHostMaps(20, "h3", 7, "h4", 8), Collections.<ContainerId>emptyList());
         p.allocate(singleHostMaps(20, "h2", 6), Collections.<ContainerId>emptyList());
         List<MockAM> ams = Arrays.asList(d, p, q);
-        int total = 0;
-        for (int r = 0; r < 10 && total < 21; r++) {
-          for (String h : new String[] {"h2", "h3", "h4"}) { // h1 stays out until the test
-            c.nm(h).nodeHeartbeat(true);
-            c.rm.drainEvents();
-          }
-          List<Container> got = flat(c.pull(ams));
-          c.running(got);
-          total += got.size();
-        }
+        c.fillOn(ams, 21, "h2", "h3", "h4"); // h1 stays out until the test
         assertEquals("dev at its maximum", 16L * GB, c.queueMb("dev"));
         assertEquals("prod fills h2", 8L * GB, c.queueMb("prod"));
         long skippedBefore = ((Number) c.runtime().counters().get("SkippedApps")).longValue();
