@@ -59,6 +59,12 @@ public final class PlacementBoard {
       return -1;
     }
 
+    /** Index of the pair while containers of it are left, -1 otherwise. */
+    int holding(int app, int priority) {
+      int i = find(app, priority);
+      return i >= 0 && left.get(i) > 0 ? i : -1;
+    }
+
     /** Whether it says the same as {@code quads} (with containers left as counts). */
     boolean same(int[] quads, int n) {
       if (n != apps.length) {
@@ -186,9 +192,7 @@ public final class PlacementBoard {
       undecided.increment();
       return -1;
     }
-    Decision d = s.decision;
-    int i = d.find(app, priority);
-    if (i >= 0 && d.left.get(i) > 0) {
+    if (s.decision.holding(app, priority) >= 0) {
       planPasses.increment();
       return 1;
     }
@@ -234,9 +238,7 @@ public final class PlacementBoard {
     if (s == null) {
       return -1;
     }
-    Decision d = s.decision;
-    int i = d.find(app, priority);
-    return i >= 0 && d.left.get(i) > 0 ? i : -1;
+    return s.decision.holding(app, priority);
   }
 
   /**
@@ -261,12 +263,7 @@ public final class PlacementBoard {
     if (app < 0 || !located) {
       return false;
     }
-    Decision d = s.decision;
-    int i = d.find(app, priority);
-    if (i >= 0 && d.left.get(i) > 0) {
-      return false;
-    }
-    return s.vetoed || !room;
+    return s.decision.holding(app, priority) < 0 && (s.vetoed || !room);
   }
 
   Node nodeForTest(String name) {
