@@ -95,6 +95,7 @@ impl Session {
         self.fastest = self.fastest.max(speed);
         self.speed_sum += speed;
         self.cluster_slots = None;
+        self.cluster_capacity = None;
         self.plan.incr.slots = None;
         self.plan.dirty = true;
         Ok(id)
@@ -121,6 +122,7 @@ impl Session {
         self.fastest = live.clone().map(|n| n.speed).fold(0.0, f64::max);
         self.speed_sum = live.map(|n| n.speed).sum();
         self.cluster_slots = None;
+        self.cluster_capacity = None;
         self.plan.incr.slots = None;
         self.plan.dirty = true;
         Ok(())
@@ -146,6 +148,7 @@ impl Session {
                 c.node_added(node, capacity.slots_of(&Resources::new(1, 1)), false);
             }
             self.cluster_slots = None;
+            self.cluster_capacity = None;
             self.plan.incr.slots = None;
             self.plan.dirty = true;
         }
@@ -198,8 +201,7 @@ impl Session {
             self.ranking
                 .app_order
                 .iter()
-                .flat_map(|&a| self.apps[a as usize].groups.iter())
-                .map(|g| g.any.max(0) as u64)
+                .map(|&a| self.apps[a as usize].pending)
                 .sum(),
         );
         self.apps.push(AppState {
@@ -209,6 +211,7 @@ impl Session {
             running: 0,
             alive: true,
             groups: Vec::new(),
+            pending: 0,
             progress: None,
             first_progress: None,
             order_key: f64::INFINITY,
@@ -226,6 +229,7 @@ impl Session {
             d.app_added(id);
         }
         self.ranking.later_grants.push();
+        self.ranking.live.push(id);
         // Room for every app in the busy and finishing lists, so heartbeats
         // never grow them.
         self.asks
@@ -307,9 +311,12 @@ impl Session {
     pub(super) fn rebuild_app_order(&mut self) {
         self.asks.busy_stale = true;
         self.ranking.app_order.clear();
-        self.ranking
-            .app_order
-            .extend((0..self.apps.len() as AppId).filter(|&a| self.apps[a as usize].alive));
+        self.ranking.app_order.extend_from_slice(&self.ranking.live);
+        debug_assert!(self
+            .ranking
+            .live
+            .iter()
+            .all(|&a| self.apps[a as usize].alive));
         let apps = &self.apps;
         if self.dynamic.planned && self.cfg.job_order.job_aware() {
             // Keys computed once (a plan re-ranks a thousand apps under the
@@ -327,7 +334,8 @@ impl Session {
                 .iter()
                 .map(|&x| {
                     let a = &apps[x as usize];
-                    let pending: f64 = a.groups.iter().map(|g| g.any.max(0) as f64).sum();
+                    debug_assert_eq!(a.pending, a.pending_counted(), "app {}", a.name);
+                    let pending = a.pending as f64;
                     let lp = if spc { a.order_key } else { 0.0 };
                     // Promoted jobs go first, oldest first. An app that
                     // asks nothing yet (just registered) ranks last, not
@@ -376,27 +384,33 @@ impl Session {
     /// waits). O(apps log apps), at a re-rank only (plus the nodes once
     /// when a job is promoted).
     fn promote_overtaken(&mut self) {
-        let mut cluster = None;
         for &a in &self.ranking.app_order {
             let overtaken = self.ranking.later_grants.after(a);
             let a = &mut self.apps[a as usize];
-            let mut own = u64::from(a.done) + u64::from(a.running);
-            let mut map = None;
-            for g in &a.groups {
-                own += g.any.max(0) as u64;
-                if g.any > 0 && !g.counts.is_empty() {
-                    map.get_or_insert(g.capability);
-                }
+            debug_assert_eq!(a.pending, a.pending_counted(), "app {}", a.name);
+            let own = u64::from(a.done) + u64::from(a.running) + a.pending;
+            let by = overtaken.saturating_sub(a.overtaken_from);
+            let bound = OVERTAKE_BOUND.saturating_mul(own.saturating_add(a.ahead));
+            let candidate = a.promoted == 0 && by >= bound;
+            if a.promoted == 0 && !candidate {
+                // Nothing to change: its groups stay unread (cache misses
+                // at thousands of apps).
+                continue;
             }
+            let map = a
+                .groups
+                .iter()
+                .find(|g| g.any > 0 && !g.counts.is_empty())
+                .map(|g| g.capability);
             let Some(map) = map else {
                 a.promoted = 0;
                 continue;
             };
-            let by = overtaken.saturating_sub(a.overtaken_from);
-            let bound = OVERTAKE_BOUND.saturating_mul(own.saturating_add(a.ahead));
-            if a.promoted == 0 && by >= bound {
+            if candidate {
                 let nodes = &self.nodes;
-                let cluster: &Resources = cluster.get_or_insert_with(|| {
+                // Cached across re-ranks: a candidate that is not yet a
+                // wave ahead would otherwise read every node each time.
+                let cluster: &Resources = self.cluster_capacity.get_or_insert_with(|| {
                     nodes
                         .iter()
                         .filter(|n| n.alive)
@@ -466,6 +480,10 @@ impl Session {
         let a = self.app_mut(app)?;
         a.alive = false;
         let groups = std::mem::take(&mut a.groups);
+        a.pending = 0;
+        if let Some(i) = self.ranking.live.iter().position(|&x| x == app) {
+            self.ranking.live.remove(i);
+        }
         for g in groups.iter().filter(|g| g.any > 0) {
             adjust_askers(&mut self.asks.askers, g, -1);
         }
@@ -599,8 +617,10 @@ impl Session {
         let mut began = false;
         // The ask asks for more: new work that incremental planning may queue.
         let grew;
+        let mut any_was = None;
         let changed = match name {
             None => {
+                any_was = Some(g.any);
                 resized = g.capability != capability;
                 let changed =
                     g.any != count || g.capability != capability || g.relax != relax_locality;
@@ -646,6 +666,9 @@ impl Session {
                 old != count
             }
         };
+        if let Some(was) = any_was {
+            self.apps[app as usize].any_changed(was, count);
+        }
         if let Some(id) = name.filter(|_| began) {
             self.note_asking(id, app, priority);
         }

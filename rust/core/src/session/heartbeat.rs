@@ -1001,7 +1001,9 @@ impl Session {
             // longer make this group serve anything.
             adjust_askers(&mut self.asks.askers, g, -1);
         }
-        (g.priority, g.capability, locality)
+        let (priority, capability, any) = (g.priority, g.capability, g.any);
+        self.apps[s.app as usize].any_changed(any + 1, any);
+        (priority, capability, locality)
     }
 }
 

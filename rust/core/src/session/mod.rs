@@ -577,6 +577,11 @@ struct AppState {
     running: u32,
     alive: bool,
     groups: Vec<Group>,
+    /// Containers its groups ask for (each group's `any`, at least 0),
+    /// kept as `any` changes: a re-rank (at every registration and finish)
+    /// then reads no group, which at thousands of apps cost milliseconds
+    /// of cache misses under the host's lock.
+    pending: u64,
     /// The last progress its AM reported (0 to 1) and when (ms), as the RM
     /// sees it at allocate; `None` before the first report. Kept for job
     /// order planners (S-PC's remaining work, S-PC Sect. V), beside
@@ -614,6 +619,16 @@ struct AppState {
 }
 
 impl AppState {
+    /// Keeps `pending` after a group's `any` went from `old` to `new`.
+    fn any_changed(&mut self, old: i32, new: i32) {
+        self.pending = (self.pending + new.max(0) as u64).saturating_sub(old.max(0) as u64);
+    }
+
+    /// `pending` counted again from the groups (tests check the cache).
+    fn pending_counted(&self) -> u64 {
+        self.groups.iter().map(|g| g.any.max(0) as u64).sum()
+    }
+
     /// Brings the container time run up to `now`.
     fn advance(&mut self, now: i64) {
         if now > self.run_since {
@@ -761,6 +776,9 @@ struct Ranking {
     order_sig: u64,
     /// Grants by application, for [`OVERTAKE_BOUND`].
     later_grants: LaterGrants,
+    /// Live applications, in registration order: a re-rank reads these,
+    /// not every application ever registered.
+    live: Vec<AppId>,
 }
 
 /// The clock of locality waits and of the stall detector.
@@ -877,6 +895,8 @@ pub struct Session {
     /// Containers of the smallest ask the live nodes hold; `None` once a
     /// node or the smallest ask changed (GCC recomputes it).
     cluster_slots: Option<u64>,
+    /// The live nodes' summed capacity; `None` once a node changed.
+    cluster_capacity: Option<Resources>,
     names: Names,
     asks: AskIndex,
     ranking: Ranking,
@@ -912,6 +932,21 @@ pub use planning::{CopyCursor, InstallCursor, PlanGarbage, PlanRequest, PlanResu
 #[cfg(test)]
 mod tests;
 
+#[cfg(test)]
+impl Session {
+    /// The re-rank's caches agree with what they cache: each app's
+    /// `pending` with its groups, `live` with the apps alive.
+    pub(crate) fn assert_rank_caches(&self) {
+        for a in &self.apps {
+            assert_eq!(a.pending, a.pending_counted(), "pending of app {}", a.name);
+        }
+        let alive: Vec<AppId> = (0..self.apps.len() as AppId)
+            .filter(|&a| self.apps[a as usize].alive)
+            .collect();
+        assert_eq!(self.ranking.live, alive);
+    }
+}
+
 impl Session {
     pub fn new(mut cfg: SessionConfig) -> Session {
         if let Some(order) = cfg.policy.job_order() {
@@ -936,6 +971,7 @@ impl Session {
             speed_sum: 0.0,
             running_total: 0,
             cluster_slots: None,
+            cluster_capacity: None,
             names: Names {
                 ids: HashMap::new(),
                 node_by_name: Vec::new(),
@@ -956,6 +992,7 @@ impl Session {
                 rank: Vec::new(),
                 order_sig: 0,
                 later_grants: LaterGrants::default(),
+                live: Vec::new(),
             },
             clock: Clock {
                 now_ms: 0,

@@ -365,6 +365,7 @@ fn run(
         }
         let inserted = s.incremental_stats().inserted as usize - inserted;
         k += (before + inserted).saturating_sub(live(&s) + started);
+        s.assert_rank_caches();
         // Enough heartbeats to insert everything listed.
         s.insert_listed(usize::MAX);
     }
