@@ -36,6 +36,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.Allocation;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ContainerUpdates;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNodeReport;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAddedSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAttemptAddedSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAttemptRemovedSchedulerEvent;
@@ -90,6 +91,14 @@ public final class BenchRun {
     double warmupSeconds = 20;
     double maxWarmupSeconds = 600;
     String policy = "asm1";
+    /**
+     * How apps end: "done" when their last map completes (another arrives),
+     * or "oldest": the oldest finished every 500 heartbeats whatever it has
+     * left (issue 11's churn; a FIFO order then grants nearly every
+     * container to an app about to go, so its containers are killed, not
+     * completed).
+     */
+    String appEnd = "done";
     long seed = 1;
     Path safepointLog;
 
@@ -141,6 +150,11 @@ public final class BenchRun {
   private long pulled;
   private long pulledTotal;
   private long released;
+  /** Containers that ran to their end, and containers killed with their app (window). */
+  private long completed;
+  private long killed;
+  private long appsEnded;
+  private final boolean endWhenDone;
   private long amDataLocal;
   private long amRackLocal;
   private long arrivals;
@@ -148,6 +162,7 @@ public final class BenchRun {
   BenchRun(Options o) {
     this.o = o;
     this.rnd = new Random(o.seed);
+    this.endWhenDone = "done".equals(o.appEnd);
   }
 
   YarnConfiguration conf() {
@@ -233,15 +248,20 @@ public final class BenchRun {
     arrivals++;
   }
 
-  private void finishOldest() {
-    BenchApp app = live.poll();
-    if (app == null) {
+  private void finish(BenchApp app) {
+    if (app == null || !live.remove(app)) {
       return;
     }
     ring.remove(app);
+    if (measuring) {
+      appsEnded++;
+    }
     // Its NodeManagers kill its containers and report them complete at their next
     // heartbeat: the scheduler frees a launched container's room only then
     // (SchedulerNode.releaseContainer waits for the node's report).
+    if (measuring) {
+      killed += app.tasks.size();
+    }
     for (BenchApp.Task t : app.tasks) {
       t.node.running.remove(t);
       t.node.launched.removeIf(s -> s.getContainerId().equals(t.id));
@@ -308,11 +328,21 @@ public final class BenchRun {
     BenchNode n = nodes[(int) (heartbeats % nodes.length)];
     n.beats++;
     List<ContainerStatus> done = new ArrayList<>(2);
+    List<BenchApp> ended = null;
     for (Iterator<BenchApp.Task> it = n.running.iterator(); it.hasNext(); ) {
       BenchApp.Task t = it.next();
       if (t.finishBeat <= n.beats) {
+        if (measuring) {
+          completed++;
+        }
         it.remove();
         t.app.tasks.remove(t);
+        if (endWhenDone && t.app.unassigned() == 0 && t.app.tasks.isEmpty()) {
+          if (ended == null) {
+            ended = new ArrayList<>(1);
+          }
+          ended.add(t.app);
+        }
         done.add(ContainerStatus.newInstance(t.id, ContainerState.COMPLETE, "",
             ContainerExitStatus.SUCCESS));
       }
@@ -358,8 +388,16 @@ public final class BenchRun {
     if (heartbeats % 10 == 0 && !ring.isEmpty()) {
       amHeartbeat(ring.get(amCursor++ % ring.size()));
     }
-    if (heartbeats % 500 == 0) {
-      finishOldest();
+    if (ended != null) {
+      // After the heartbeat that reported its last container, as an AM
+      // unregisters after its tasks' ends.
+      for (BenchApp app : ended) {
+        finish(app);
+        submit();
+      }
+    }
+    if (!endWhenDone && heartbeats % 500 == 0) {
+      finish(live.peek());
       submit();
     }
   }
@@ -598,6 +636,19 @@ public final class BenchRun {
     long rackLocal = m.getAggregateRackLocalContainersAllocated() - rack0;
     long offSwitch = m.getAggregateOffSwitchContainersAllocated() - off0;
     double utilEnd = utilization();
+    // The same at the end as the nodes book it, and as the AMs run it: a
+    // queue's books above the nodes' would be a leak in its accounting;
+    // the nodes' above the running tasks, containers not yet pulled.
+    long nodesMb = 0;
+    long tasksRunning = 0;
+    for (BenchNode n : nodes) {
+      SchedulerNodeReport rep = sched.getNodeReport(n.getNodeID());
+      if (rep != null) {
+        nodesMb += rep.getUsedResource().getMemorySize();
+      }
+      tasksRunning += n.running.size();
+    }
+    double clusterMb = (double) o.nodes * o.nodeMb;
 
     long hbTotal = 0;
     for (int i = 0; i < hbCount; i++) {
@@ -716,6 +767,13 @@ public final class BenchRun {
     r.put("safepoint_max_ms", round(Pauses.maxMs(sp)));
     r.put("containers_allocated", allocated);
     r.put("containers_pulled", pulled);
+    // The work done: the bench finishes its oldest app every 500 heartbeats
+    // whatever it has left, so containers granted to the apps about to go
+    // are allocations (containers_per_s) that never complete.
+    r.put("containers_completed_per_s", round(completed / secs));
+    r.put("containers_killed_per_s", round(killed / secs));
+    r.put("app_end", o.appEnd);
+    r.put("apps_ended", appsEnded);
     r.put("containers_released_unneeded", released);
     r.put("am_data_local", frac(amDataLocal, pulled));
     r.put("am_rack_local", frac(amRackLocal, pulled));
@@ -728,6 +786,8 @@ public final class BenchRun {
     r.put("allocated_at_start", round3(utilStart));
     r.put("allocated_mean", round3(utilSamples == 0 ? (utilStart + utilEnd) / 2 : utilSum / utilSamples));
     r.put("allocated_at_end", round3(utilEnd));
+    r.put("allocated_at_end_by_nodes", round3(nodesMb / clusterMb));
+    r.put("running_at_end_by_ams", round3(tasksRunning * capability.getMemorySize() / clusterMb));
     r.put("apps_arrived", arrivals);
     r.put("load_at_start", load0);
     r.put("load_at_end", loadAverage());

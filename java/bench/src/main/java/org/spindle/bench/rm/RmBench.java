@@ -100,6 +100,12 @@ public final class RmBench {
           case "--policy":
             o.policy = value(args, ++i, a);
             break;
+          case "--app-end":
+            o.appEnd = value(args, ++i, a);
+            if (!o.appEnd.equals("done") && !o.appEnd.equals("oldest")) {
+              throw new IllegalArgumentException("--app-end: done or oldest, got \"" + o.appEnd + "\"");
+            }
+            break;
           case "--seed":
             o.seed = positive(value(args, ++i, a), a, 0, Integer.MAX_VALUE);
             break;
@@ -187,6 +193,11 @@ public final class RmBench {
         System.err.println("rm-bench: FAIL " + r.get("scheduler") + " at " + r.get("nodes")
             + " nodes: Spindle's allocator is not the one placing (LiveAllocators " + live
             + ", ForeignAllocators " + foreign + ")");
+      } else if ("done".equals(r.get("app_end"))
+          && !(r.get("containers_completed_per_s") instanceof Number
+              && ((Number) r.get("containers_completed_per_s")).doubleValue() > 0)) {
+        System.err.println("rm-bench: FAIL " + r.get("scheduler") + " at " + r.get("nodes")
+            + " nodes: no container ran to its end in the window");
       } else if (!r.containsKey("error") && n instanceof Number && ((Number) n).longValue() > 0) {
         passed++;
       } else {
@@ -307,7 +318,7 @@ public final class RmBench {
     cmd.addAll(Arrays.asList("--child", "--scheduler", scheduler, "--nodes", String.valueOf(nodes),
         "--seconds", String.valueOf(o.seconds), "--warmup-seconds", String.valueOf(o.warmupSeconds),
         "--max-warmup-seconds", String.valueOf(o.maxWarmupSeconds), "--maps", String.valueOf(o.maps),
-        "--policy", o.policy, "--seed", String.valueOf(o.seed), "--result", result.toString(),
+        "--policy", o.policy, "--app-end", o.appEnd, "--seed", String.valueOf(o.seed), "--result", result.toString(),
         "--safepoint-log", safepoints.toString()));
     if (o.apps > 0) {
       cmd.add("--apps");
@@ -337,9 +348,10 @@ public final class RmBench {
       return "rm-bench: " + r.get("scheduler") + " at " + r.get("nodes") + " nodes: " + r.get("error");
     }
     return String.format(Locale.ROOT,
-        "rm-bench: %s at %s nodes: heartbeat p50 %s us, p99 %s us, %s containers/s, node-local %s"
-            + " (load %s)", r.get("scheduler"), r.get("nodes"), r.get("heartbeat_p50_us"),
-        r.get("heartbeat_p99_us"), r.get("containers_per_s"), r.get("node_local"),
+        "rm-bench: %s at %s nodes: heartbeat p50 %s us, p99 %s us, %s containers/s (%s completed),"
+            + " node-local %s (load %s)", r.get("scheduler"), r.get("nodes"), r.get("heartbeat_p50_us"),
+        r.get("heartbeat_p99_us"), r.get("containers_per_s"),
+        r.getOrDefault("containers_completed_per_s", "-"), r.get("node_local"),
         r.get("load_at_start"));
   }
 
@@ -347,9 +359,9 @@ public final class RmBench {
     StringBuilder b = new StringBuilder();
     b.append("| nodes / apps | scheduler | heartbeat p50 | p99 | p999 | max | max outside pauses"
         + " | CPU p50 | CPU p99"
-        + " | heartbeats/s | rounds/s | containers/s | node-local | rack-local | off-switch"
+        + " | heartbeats/s | rounds/s | containers/s | completed/s | node-local | rack-local | off-switch"
         + " | allocate p50 | p99 | core share | allocated | GC pauses (max) | load |\n");
-    b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (Map<String, Object> r : runs) {
       if (r.containsKey("error")) {
         b.append(String.format("| %s | %s | %s |%n", r.get("nodes"), r.get("scheduler"),
@@ -357,20 +369,21 @@ public final class RmBench {
         continue;
       }
       b.append(String.format(Locale.ROOT,
-          "| %,d / %,d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s"
+          "| %,d / %,d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s"
               + " | %s | %s ms (%s ms) | %s |%n",
           ((Number) r.get("nodes")).intValue(), ((Number) r.get("apps")).intValue(),
           r.get("scheduler"), r.get("heartbeat_p50_us"), r.get("heartbeat_p99_us"),
           r.get("heartbeat_p999_us"), r.get("heartbeat_max_us"),
           r.get("heartbeat_max_outside_pauses_us"), r.get("heartbeat_cpu_p50_us"),
           r.get("heartbeat_cpu_p99_us"), r.get("heartbeats_per_s"),
-          r.get("rounds_per_s"), r.get("containers_per_s"), r.get("node_local"),
-          r.get("rack_local"), r.get("off_switch"), r.get("allocate_p50_us"),
+          r.get("rounds_per_s"), r.get("containers_per_s"),
+          r.getOrDefault("containers_completed_per_s", "-"), r.get("node_local"), r.get("rack_local"), r.get("off_switch"), r.get("allocate_p50_us"),
           r.get("allocate_p99_us"), r.getOrDefault("core_share", "-"), r.get("allocated_mean"),
           r.get("gc_pause_total_ms"), r.get("gc_pause_max_ms"), r.get("load_at_start")));
     }
     b.append("(times in us; CPU = the heartbeat's CPU time on its thread; core share = time in Spindle's core calls / heartbeat time;"
-        + " allocated = mean share of cluster memory allocated in the window)");
+        + " allocated = mean share of cluster memory allocated in the window;"
+        + " completed = containers that ran to their end, not killed with their app)");
     return b.toString();
   }
 }
