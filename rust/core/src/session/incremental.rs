@@ -240,20 +240,28 @@ impl Session {
         }
     }
 
+    /// The container size incremental planning's ceiling counts in (none
+    /// when it is off).
+    pub(super) fn incr_ceiling_cap(&self) -> Option<Resources> {
+        self.plan.incr.on.then(|| self.typical_container())
+    }
+
+    /// A live node's finish with its queue, for the ceiling.
+    pub(super) fn incr_finish(&self, node: NodeId, cap: &Resources) -> f64 {
+        self.finish_time(node, cap, 0)
+    }
+
     /// Step 3 is done: every queue is the plan's. Groups it covered count
     /// its tasks as queued; groups it did not (new since its snapshot) and
-    /// groups that grew since are listed again.
-    pub(super) fn incr_install_done(&mut self, garbage: &mut PlanGarbage) {
+    /// groups that grew since are listed again. `ceiling`: the latest
+    /// finish over the live nodes' new queues.
+    pub(super) fn incr_install_done(&mut self, ceiling: f64, garbage: &mut PlanGarbage) {
         if !self.plan.incr.on {
             return;
         }
         self.plan.incr.installing = false;
         self.plan.incr.wanted = None;
-        let cap = self.typical_container();
-        self.plan.incr.ceiling = (0..self.nodes.len() as NodeId)
-            .filter(|&i| self.nodes[i as usize].alive)
-            .map(|i| self.finish_time(i, &cap, 0))
-            .fold(0.0, f64::max);
+        self.plan.incr.ceiling = ceiling;
         let mut covered = std::mem::take(&mut self.plan.incr.covered);
         covered.sort_unstable_by_key(|c| (c.app, c.priority));
         for (app, priority) in std::mem::take(&mut self.plan.incr.list) {

@@ -174,6 +174,10 @@ pub struct InstallCursor {
     apps: Option<Vec<AppId>>,
     app: usize,
     node: usize,
+    /// Incremental planning's ceiling over the queues installed so far
+    /// (each node is read as its queue goes in, not all again at the end:
+    /// at 50,000 nodes that last read held the lock for milliseconds).
+    ceiling: f64,
 }
 
 impl Session {
@@ -470,6 +474,7 @@ impl Session {
             }
         }
         let to = c.node.saturating_add(left).min(self.nodes.len());
+        let cap = self.incr_ceiling_cap();
         for i in c.node..to {
             let mut q = r.queues.get_mut(i).map(std::mem::take).unwrap_or_default();
             let n = &mut self.nodes[i];
@@ -478,12 +483,15 @@ impl Session {
             }
             self.queued_total = self.queued_total - n.queue.len() + q.len();
             garbage._queues.push(std::mem::replace(&mut n.queue, q));
+            if let Some(cap) = cap.filter(|_| self.nodes[i].alive) {
+                c.ceiling = c.ceiling.max(self.incr_finish(i as NodeId, &cap));
+            }
         }
         c.node = c.node.max(to);
         if c.node < self.nodes.len() {
             return false;
         }
-        self.incr_install_done(garbage);
+        self.incr_install_done(c.ceiling, garbage);
         tracing::debug!(policy = %self.cfg.policy, tasks = r.tasks, "plan installed");
         true
     }
