@@ -176,8 +176,10 @@ pub struct InstallCursor {
     node: usize,
     /// Incremental planning's ceiling over the queues installed so far
     /// (each node is read as its queue goes in, not all again at the end:
-    /// at 50,000 nodes that last read held the lock for milliseconds).
+    /// at 50,000 nodes that last read held the lock for milliseconds),
+    /// in the container size taken once at the first part.
     ceiling: f64,
+    ceiling_cap: Option<Resources>,
 }
 
 impl Session {
@@ -448,6 +450,7 @@ impl Session {
             self.incr_install_started(std::mem::take(&mut r.covered));
             self.plan.steal_candidates = std::mem::take(&mut r.steal_candidates);
             c.apps = Some(self.ranking.app_order.clone());
+            c.ceiling_cap = self.incr_ceiling_cap();
             tracing::debug!(policy = %self.cfg.policy, tasks = r.tasks, "plan installing");
         }
         // Pools are of distinct groups: their order does not matter.
@@ -474,7 +477,6 @@ impl Session {
             }
         }
         let to = c.node.saturating_add(left).min(self.nodes.len());
-        let cap = self.incr_ceiling_cap();
         for i in c.node..to {
             let mut q = r.queues.get_mut(i).map(std::mem::take).unwrap_or_default();
             let n = &mut self.nodes[i];
@@ -483,7 +485,7 @@ impl Session {
             }
             self.queued_total = self.queued_total - n.queue.len() + q.len();
             garbage._queues.push(std::mem::replace(&mut n.queue, q));
-            if let Some(cap) = cap.filter(|_| self.nodes[i].alive) {
+            if let Some(cap) = c.ceiling_cap.filter(|_| self.nodes[i].alive) {
                 c.ceiling = c.ceiling.max(self.incr_finish(i as NodeId, &cap));
             }
         }

@@ -103,7 +103,8 @@ public final class RmBench {
           case "--app-end":
             o.appEnd = value(args, ++i, a);
             if (!o.appEnd.equals("done") && !o.appEnd.equals("oldest")) {
-              throw new IllegalArgumentException("--app-end: done or oldest, got \"" + o.appEnd + "\"");
+              throw new IllegalArgumentException(
+                  "--app-end: done or oldest, got \"" + o.appEnd + "\"");
             }
             break;
           case "--seed":
@@ -318,8 +319,8 @@ public final class RmBench {
     cmd.addAll(Arrays.asList("--child", "--scheduler", scheduler, "--nodes", String.valueOf(nodes),
         "--seconds", String.valueOf(o.seconds), "--warmup-seconds", String.valueOf(o.warmupSeconds),
         "--max-warmup-seconds", String.valueOf(o.maxWarmupSeconds), "--maps", String.valueOf(o.maps),
-        "--policy", o.policy, "--app-end", o.appEnd, "--seed", String.valueOf(o.seed), "--result", result.toString(),
-        "--safepoint-log", safepoints.toString()));
+        "--policy", o.policy, "--app-end", o.appEnd, "--seed", String.valueOf(o.seed),
+        "--result", result.toString(), "--safepoint-log", safepoints.toString()));
     if (o.apps > 0) {
       cmd.add("--apps");
       cmd.add(String.valueOf(o.apps));
@@ -349,7 +350,8 @@ public final class RmBench {
     }
     return String.format(Locale.ROOT,
         "rm-bench: %s at %s nodes: heartbeat p50 %s us, p99 %s us, %s containers/s (%s completed),"
-            + " node-local %s (load %s)", r.get("scheduler"), r.get("nodes"), r.get("heartbeat_p50_us"),
+            + " node-local %s (load %s)", r.get("scheduler"), r.get("nodes"),
+        r.get("heartbeat_p50_us"),
         r.get("heartbeat_p99_us"), r.get("containers_per_s"),
         r.getOrDefault("containers_completed_per_s", "-"), r.get("node_local"),
         r.get("load_at_start"));
@@ -359,7 +361,8 @@ public final class RmBench {
     StringBuilder b = new StringBuilder();
     b.append("| nodes / apps | scheduler | heartbeat p50 | p99 | p999 | max | max outside pauses"
         + " | CPU p50 | CPU p99"
-        + " | heartbeats/s | rounds/s | containers/s | completed/s | node-local | rack-local | off-switch"
+        + " | heartbeats/s | rounds/s | containers/s | completed/s | node-local | rack-local"
+        + " | off-switch"
         + " | allocate p50 | p99 | core share | allocated | GC pauses (max) | load |\n");
     b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (Map<String, Object> r : runs) {
@@ -377,7 +380,8 @@ public final class RmBench {
           r.get("heartbeat_max_outside_pauses_us"), r.get("heartbeat_cpu_p50_us"),
           r.get("heartbeat_cpu_p99_us"), r.get("heartbeats_per_s"),
           r.get("rounds_per_s"), r.get("containers_per_s"),
-          r.getOrDefault("containers_completed_per_s", "-"), r.get("node_local"), r.get("rack_local"), r.get("off_switch"), r.get("allocate_p50_us"),
+          r.getOrDefault("containers_completed_per_s", "-"), r.get("node_local"),
+          r.get("rack_local"), r.get("off_switch"), r.get("allocate_p50_us"),
           r.get("allocate_p99_us"), r.getOrDefault("core_share", "-"), r.get("allocated_mean"),
           r.get("gc_pause_total_ms"), r.get("gc_pause_max_ms"), r.get("load_at_start")));
     }
