@@ -104,13 +104,14 @@ public final class SlsSummary {
               + ", core errors " + r.path("core_errors")));
     }
     if (r.has("cs_LiveAllocatorsSeen")) {
-      // The most allocators seen at once while jobs ran (sampled every 2 s).
+      // The most allocators seen at once while jobs ran, sampled every 2 s: a short run can
+      // finish between samples, so only the grants (counted by Spindle's allocator) must be > 0.
       long live = r.path("cs_LiveAllocatorsSeen").asLong();
       long foreign = r.path("cs_ForeignAllocatorsSeen").asLong();
       long grants = r.path("cs_GrantsNodeLocal").asLong() + r.path("cs_GrantsRackLocal").asLong()
           + r.path("cs_GrantsOffSwitch").asLong();
       long errors = r.path("cs_CoreErrors").asLong();
-      out.add(check(live > 0 && foreign == 0 && grants > 0 && errors == 0,
+      out.add(check(foreign == 0 && grants > 0 && errors == 0,
           "Spindle's allocator placed " + grants + " containers (scheduler keys at once: up to "
               + live + ", none with another allocator), no core error",
           "Spindle's allocator: scheduler keys at once up to " + live + ", " + foreign

@@ -86,6 +86,17 @@ public class SlsSummaryTest {
         checks(base + "\"cs_LiveAllocatorsSeen\": 6, \"cs_ForeignAllocatorsSeen\": 0}");
     assertEquals("Spindle's allocator placed 240 containers (scheduler keys at once: up to 6,"
         + " none with another allocator), no core error", ok.get(ok.size() - 1)[0]);
+    // A run short enough to end between the 2 s samples saw no key; the grants still count.
+    List<String[]> unsampled =
+        checks(base + "\"cs_LiveAllocatorsSeen\": 0, \"cs_ForeignAllocatorsSeen\": 0}");
+    assertEquals("Spindle's allocator placed 240 containers (scheduler keys at once: up to 0,"
+        + " none with another allocator), no core error", unsampled.get(unsampled.size() - 1)[0]);
+    List<String[]> none = checks("{\"jobs\": 6, \"jobs_finished\": 6, \"jobs_timed\": 6,"
+        + " \"remaining_apps\": 0, \"containers\": 246, \"heartbeat_count\": 700,"
+        + " \"cs_GrantsNodeLocal\": 0, \"cs_GrantsRackLocal\": 0, \"cs_GrantsOffSwitch\": 0,"
+        + " \"cs_CoreErrors\": 0, \"cs_LiveAllocatorsSeen\": 0, \"cs_ForeignAllocatorsSeen\": 0}");
+    assertEquals("Spindle's allocator: scheduler keys at once up to 0, 0 with another"
+        + " allocator, 0 grants, 0 core errors", none.get(none.size() - 1)[1]);
     List<String[]> bad =
         checks(base + "\"cs_LiveAllocatorsSeen\": 5, \"cs_ForeignAllocatorsSeen\": 1}");
     assertEquals("Spindle's allocator: scheduler keys at once up to 5, 1 with another"
