@@ -23,6 +23,13 @@ public class SpindleAppAttempt extends FiCaSchedulerApp {
   public SpindleAppAttempt(ApplicationAttemptId attemptId, String user, Queue queue,
       ActiveUsersManager users, RMContext rmContext) {
     super(attemptId, user, queue, users, rmContext);
+    // Hadoop's ArrayList is scanned at every completed container (see the class).
+    newlyAllocatedContainers = new UnpulledContainers<>();
+  }
+
+  /** The containers not yet pulled by the AM (for tests). */
+  int unpulled() {
+    return newlyAllocatedContainers.size();
   }
 
   /**
