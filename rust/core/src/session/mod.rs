@@ -654,10 +654,20 @@ impl AppState {
     /// one task's wall time: the time per unit of progress is measured from
     /// the first report above zero, so the AM's and the JVMs' start-up,
     /// before any progress, do not count. `None` before two reports apart.
-    fn remaining_ms(&self, now: i64) -> Option<f64> {
+    /// With `map_stage`, of the map stage alone: a MapReduce AM weighs maps
+    /// and reduces half each (JobImpl), so a job with reducers reports its
+    /// map stage's progress halved, and read whole its reduce half would
+    /// count as long as its maps (`None` once the maps are done).
+    fn remaining_ms(&self, now: i64, map_stage: bool) -> Option<f64> {
         let (fp, w_fp) = self.first_progress?;
         let (cp, _) = self.progress?;
-        let (fp, cp) = (f64::from(fp), f64::from(cp));
+        let (mut fp, mut cp) = (f64::from(fp), f64::from(cp));
+        if map_stage {
+            if cp >= 0.5 {
+                return None;
+            }
+            (fp, cp) = (2.0 * fp, 2.0 * cp);
+        }
         let spent = self.run_ms_at(now) - w_fp;
         (cp > fp && spent > 0.0).then(|| (1.0 - cp) * spent / (cp - fp))
     }

@@ -348,6 +348,9 @@ impl Session {
             // S-PC's reduce stage sizes a job's reducers apart from its
             // maps: their own work, else its map mean (not the AM's
             // progress, which weighs a light reduce as half the job).
+            // A MapReduce job with reducers: the AM's progress below 0.5 is
+            // its map stage's (see `remaining_ms`), its reducers sized apart.
+            let reduce_stage = a.mapped && anywhere > 0;
             let reduce_work_ms = if self.stage_clock.is_some() && a.mapped {
                 let map_ms = a.map_work_ms();
                 a.groups
@@ -363,7 +366,8 @@ impl Session {
                 app,
                 weight: a.weight,
                 mean_ms: a.mean_container_ms(now),
-                remaining_ms: a.remaining_ms(now),
+                remaining_ms: a.remaining_ms(now, reduce_stage),
+                map_stage_only: reduce_stage,
                 running: u64::from(a.running),
                 located,
                 anywhere,

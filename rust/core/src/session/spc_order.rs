@@ -34,6 +34,9 @@ pub(super) struct AppWork {
     /// Remaining container time (ms) by the JVM-start-up corrected
     /// estimator over its AM's progress reports, once it has two.
     pub remaining_ms: Option<f64>,
+    /// `remaining_ms` is of the map stage alone (`located` and the running
+    /// containers), not of the reducers.
+    pub map_stage_only: bool,
     /// Containers running.
     pub running: u64,
     /// Pending containers with a location (maps) and without (reducers).
@@ -137,6 +140,7 @@ pub(super) fn spc_order(
         // Per container: the AM's progress, corrected for start-up (S-PC
         // Sect. V), spread over what is left to run; else the mean duration.
         let per_ms = match a.remaining_ms {
+            Some(r) if a.map_stage_only => r / (a.located + a.running).max(1) as f64,
             Some(r) => r / (a.located + a.anywhere + a.running).max(1) as f64,
             None => a.mean_ms.unwrap_or(default_ms),
         };
@@ -251,6 +255,7 @@ mod tests {
             weight,
             mean_ms: Some(1_000.0),
             remaining_ms: None,
+            map_stage_only: false,
             running: 0,
             located,
             anywhere,

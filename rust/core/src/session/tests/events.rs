@@ -284,17 +284,25 @@ fn remaining_work_is_estimated_from_the_first_progress_report() {
     s.node_heartbeat(h1, cap(), 0, &mut out).unwrap();
     assert_eq!(out.len(), 1);
     s.app_progress(app, 0.0, 5_000).unwrap();
-    assert_eq!(s.apps[app as usize].remaining_ms(5_000), None);
+    assert_eq!(s.apps[app as usize].remaining_ms(5_000, false), None);
     // One container: 10 s of start-up, then 0.1 -> 0.3 in 10 s.
     s.app_progress(app, 0.1, 10_000).unwrap();
     assert_eq!(
-        s.apps[app as usize].remaining_ms(10_000),
+        s.apps[app as usize].remaining_ms(10_000, false),
         None,
         "one report"
     );
     s.app_progress(app, 0.3, 20_000).unwrap();
-    let r = s.apps[app as usize].remaining_ms(20_000).unwrap();
+    let r = s.apps[app as usize].remaining_ms(20_000, false).unwrap();
     assert!((r - 35_000.0).abs() < 1.0, "0.7 * 10 s / 0.2, got {r}");
+    // Read as a MapReduce job's map stage (JobImpl: maps half the
+    // progress): 0.2 -> 0.6 of the maps in 10 s, 0.4 left; none once the
+    // maps are done.
+    let m = s.apps[app as usize].remaining_ms(20_000, true).unwrap();
+    assert!((m - 10_000.0).abs() < 1.0, "0.4 * 10 s / 0.4, got {m}");
+    s.app_progress(app, 0.5, 30_000).unwrap();
+    assert_eq!(s.apps[app as usize].remaining_ms(30_000, true), None);
+    assert!(s.apps[app as usize].remaining_ms(30_000, false).is_some());
 }
 
 /// After a work-preserving RM restart the NodeManagers report what runs:
