@@ -230,9 +230,9 @@ impl TaskChoice {
 
 /// Most LP jobs (open stages of live applications) [`JobOrder::Spc`]
 /// solves; above it the plan uses [`JobOrder::WeightedRemaining`] (the LP,
-/// by interior point chains, takes about 0.37 s of CPU cold and 0.15 s warm
-/// at 1,000 jobs, 0.1 s cold at 500, 2.2 s at 2,000 and 31 s at 5,000:
-/// docs/benchmarks.md).
+/// by interior point chains, takes about 0.34 s of CPU cold and 0.14 s warm
+/// at 1,000 jobs, 0.1 s cold at 500, 1.1 s at 2,000, 3.3 s at 3,000 and
+/// 18.5 s at 5,000: docs/benchmarks.md).
 pub const SPC_MAX_LP_JOBS: usize = 1000;
 
 /// Bounded overtaking under [`JobOrder::WeightedRemaining`]. Smith's rule

@@ -693,33 +693,75 @@ fn warm_order(jobs: &[LpJob], warm: &[Vec<u32>], start: &[u32]) -> Option<Vec<u3
     Some(order)
 }
 
-/// Violated prefixes of `order` at `c` (scaled jobs, `mu` = 1), as in [`separate`].
-fn violated_prefixes(jobs: &[LpJob], c: &[f64], order: &[u32], tol: f64) -> usize {
+/// Which prefixes of `order` are violated at `c` (scaled jobs, `mu` = 1),
+/// as in [`separate`]: entry `k` for the prefix of length `k` (entry 0 false).
+fn violated_prefixes(jobs: &[LpJob], c: &[f64], order: &[u32], tol: f64) -> Vec<bool> {
     let (mut total, mut own, mut lhs) = (0.0, 0.0, 0.0);
-    let mut count = 0;
+    let mut violated = Vec::with_capacity(order.len() + 1);
+    violated.push(false);
     for &j in order {
         let job = &jobs[j as usize];
         total += job.p;
         own += job.p * job.p / job.mu_j;
         lhs += job.p * c[j as usize];
-        if (0.5 * (own + total * total) - lhs) / total > tol {
-            count += 1;
-        }
+        violated.push((0.5 * (own + total * total) - lhs) / total > tol);
     }
-    count
+    violated
 }
 
+/// The `t`-rows [`solve_chains_ipm`] adds around the base chain's prefixes.
+///
+/// (2) for every set is `sum_j p_j (t - D_j)^+ <= t^2 / 2` for every `t`
+/// (`D_j = C_j - p_j / (2 mu_j)`, scaled jobs, `mu` = 1), tight at `t =
+/// P(S)` for a tight set `S`. So, for any sets `B` and `U`, `sum_B p_j (t -
+/// D_j) + sum_U p_j e_j <= t^2 / 2` with `e_j >= t - D_j`, `e_j >= 0` is
+/// implied by (2): a valid row, never a change of the LP's optimum. With
+/// `t` the base prefix's size, `B` the prefix but its last `band` jobs and
+/// `U` the `2 band` jobs around its end, one row holds every set that
+/// reorders the prefix's end, where the prefix row holds one. A chain alone
+/// lets the next solution reshuffle every prefix's end, and the next
+/// `D`-order's prefixes are violated again (lp5-lp7: 32 rounds at 5,000 LP
+/// jobs).
+#[derive(Clone, Debug, Default)]
+struct Fuzzy {
+    /// Jobs of `U` either side of the prefix's end; 0: no `t`-rows.
+    band: usize,
+    /// A `t`-row at every `stride`-th prefix of the base.
+    stride: usize,
+    /// `hot[k]`: the base's prefix of length `k` was violated by the last
+    /// solution; rows only near such prefixes (all rows when empty).
+    hot: Vec<bool>,
+    /// Jobs that moved far between two rounds (job, its bound `r + p / (2
+    /// mu_j)`, its highest `D` so far): in `U` of every row with `t` between
+    /// the two, wherever they stand in the base. On the bench they are
+    /// one-task map stages (tiny `p`, long own time) that the chain rows let
+    /// the solution park late and count early.
+    movers: Vec<(u32, f64, f64)>,
+}
+
+/// [`Fuzzy`]'s `band` and `stride` in [`chain_ipm`], and how many places a
+/// job must move between two rounds' `D`-orders to be a mover. Measured at
+/// 5,000 LP jobs (experiment build, 2026-11-28, docs/benchmarks.md eighth
+/// attempt): 7 rounds and 19.3 s of CPU against 32 and 30.0 s without;
+/// stride 10: 9 rounds, 23.3 s.
+const FUZZY_BAND: usize = 5;
+const FUZZY_STRIDE: usize = 5;
+const MOVER_PLACES: usize = 10;
+
 /// The LP with constraints (2) for every prefix of each of `chains` (and
-/// (3), (4)) solved by Clarabel's interior point method. Scaled jobs.
-/// Writes `C` into `c` and returns the dual of each chain's prefixes, chain
-/// after chain (0 for a prefix equal to the base's, whose row carries it).
-/// A release row (3) implied by a predecessor's (3) and (4) is left out.
+/// (3), (4), and `fuzzy`'s `t`-rows) solved by Clarabel's interior point
+/// method. Scaled jobs. Writes `C` into `c` and returns the dual of each
+/// chain's prefixes, chain after chain (0 for a prefix equal to the base's,
+/// whose row carries it), and each job's share of the `t`-rows' duals (its
+/// level beyond the chains'). A release row (3) implied by a predecessor's
+/// (3) and (4) is left out.
 fn solve_chains_ipm(
     jobs: &[LpJob],
     preds: &Csr,
     chains: &[Vec<u32>],
     c: &mut [f64],
-) -> Result<Vec<f64>, SpcError> {
+    fuzzy: &Fuzzy,
+) -> Result<(Vec<f64>, Vec<f64>), SpcError> {
     use clarabel::algebra::CscMatrix;
     use clarabel::solver::{
         DefaultSettingsBuilder, DefaultSolver, IPSolver, NonnegativeConeT, SolverStatus, ZeroConeT,
@@ -736,7 +778,7 @@ fn solve_chains_ipm(
         .filter(|&i| meaned(i))
         .map(|i| chains[i].len())
         .sum();
-    let vars = n + nu;
+    let mut vars = n + nu;
     let (mut ri, mut ci, mut v) = (Vec::new(), Vec::new(), Vec::new());
     let mut b = Vec::new();
     let mut row = 0usize;
@@ -838,6 +880,96 @@ fn solve_chains_ipm(
             row += 1;
         }
     }
+    // The t-rows (see `Fuzzy`): (row, t, jobs of B counted, jobs of U).
+    let mut t_rows: Vec<(usize, f64, Vec<u32>, Vec<u32>)> = Vec::new();
+    if fuzzy.band > 0 && fuzzy.stride > 0 && !chains.is_empty() {
+        let base_order = &chains[last];
+        let m = base_order.len();
+        let (band, stride) = (fuzzy.band, fuzzy.stride);
+        // Prefix sums of p and of p a (a = p / (2 mu_j)) along the base.
+        let (mut psum, mut asum) = (vec![0.0; m + 1], vec![0.0; m + 1]);
+        let mut at = vec![usize::MAX; n];
+        for (k, &j) in base_order.iter().enumerate() {
+            let job = &jobs[j as usize];
+            psum[k + 1] = psum[k] + job.p;
+            asum[k + 1] = asum[k] + job.p * 0.5 * job.min_time();
+            at[j as usize] = k;
+        }
+        let reach = band + stride;
+        let mut len = stride;
+        while len <= m {
+            let hot = &fuzzy.hot;
+            if !hot.is_empty()
+                && !hot[len.saturating_sub(reach)..(len + reach).min(hot.len())]
+                    .iter()
+                    .any(|&h| h)
+            {
+                len += stride;
+                continue;
+            }
+            let t = psum[len];
+            let b_len = len.saturating_sub(band);
+            let u_end = (len + band).min(m);
+            let main = row;
+            row += 1;
+            // sum_B p (t - C + a) + sum_U p e <= t^2 / 2, over t; sum_B p C
+            // is the base's mean u times P(B).
+            if b_len > 0 {
+                ri.push(main);
+                ci.push(first_var[last] + b_len - 1);
+                v.push(-psum[b_len] / t);
+            }
+            let mut rhs = 0.5 * t * t - t * psum[b_len] - asum[b_len];
+            let mut u_jobs: Vec<u32> = base_order[b_len..u_end].to_vec();
+            let mut out_of_b: Vec<u32> = Vec::new();
+            for &(j, lo, hi) in &fuzzy.movers {
+                let k = at[j as usize];
+                if lo < t && t <= hi && (k < b_len || k >= u_end) {
+                    if k < b_len {
+                        // Out of B: undo its share of the prefix's mean.
+                        let job = &jobs[j as usize];
+                        ri.push(main);
+                        ci.push(j as usize);
+                        v.push(job.p / t);
+                        rhs += t * job.p + job.p * 0.5 * job.min_time();
+                        out_of_b.push(j);
+                    }
+                    u_jobs.push(j);
+                }
+            }
+            b.push(rhs / t);
+            for &j in &u_jobs {
+                let job = &jobs[j as usize];
+                let e = vars;
+                vars += 1;
+                ri.push(main);
+                ci.push(e);
+                v.push(job.p / t);
+                // e >= t - D_j = t - C_j + a_j, and e >= 0.
+                ri.push(row);
+                ci.push(e);
+                v.push(-1.0);
+                ri.push(row);
+                ci.push(j as usize);
+                v.push(-1.0);
+                b.push(-(t + 0.5 * job.min_time()));
+                row += 1;
+                ri.push(row);
+                ci.push(e);
+                v.push(-1.0);
+                b.push(0.0);
+                row += 1;
+            }
+            out_of_b.sort_unstable();
+            let counted: Vec<u32> = base_order[..b_len]
+                .iter()
+                .copied()
+                .filter(|j| out_of_b.binary_search(j).is_err())
+                .collect();
+            t_rows.push((main, t, counted, u_jobs));
+            len += stride;
+        }
+    }
     for (j, job) in jobs.iter().enumerate() {
         // (3) is implied when a predecessor's own (3) and (4) give it.
         let implied = preds.row(j).iter().any(|&a| {
@@ -890,6 +1022,7 @@ fn solve_chains_ipm(
     solver.solve();
     tracing::debug!(
         rows = row,
+        t_rows = t_rows.len(),
         nnz = a.nnz(),
         nnz_l = solver.info.linsolver.nnzL,
         iterations = solver.info.iterations,
@@ -906,7 +1039,21 @@ fn solve_chains_ipm(
     }
     c.copy_from_slice(&solver.solution.x[..n]);
     let z = &solver.solution.z;
-    Ok(dual_row.iter().map(|r| r.map_or(0.0, |r| z[r])).collect())
+    // A t-row's dual, over t, counts for the jobs of B and those of U below t.
+    let mut level = vec![0.0; n];
+    for (r, t, counted, u_jobs) in &t_rows {
+        let share = z[*r] / t;
+        for &j in counted {
+            level[j as usize] += share;
+        }
+        for &j in u_jobs {
+            if c[j as usize] - 0.5 * jobs[j as usize].min_time() < *t {
+                level[j as usize] += share;
+            }
+        }
+    }
+    let duals = dual_row.iter().map(|r| r.map_or(0.0, |r| z[r])).collect();
+    Ok((duals, level))
 }
 
 /// `Lambda_j`: the sum of the prefix duals over the sets that hold job `j`
@@ -932,9 +1079,8 @@ fn levels(jobs: &[LpJob], chains: &[Vec<u32>], z: &[f64]) -> Vec<f64> {
     lambda
 }
 
-/// Rounds of [`chain_ipm`] before it hands over to [`chain_cuts`] (from
-/// [`lag_order`] it needs 3 at 200 LP jobs, 4 at 500, 7 at 1,000, 13 at
-/// 2,000 and 32 at 5,000 on the bench).
+/// Rounds of [`chain_ipm`] before it hands over to [`chain_cuts`] (it
+/// needs 3 at 1,000 LP jobs and 6 at 5,000 on the bench).
 pub const MAX_CHAIN_ROUNDS: usize = 100;
 
 /// LP-Schedule with precedence from whole chains of prefix sets, each LP
@@ -953,13 +1099,30 @@ pub const MAX_CHAIN_ROUNDS: usize = 100;
 /// cuts a job (1,905 at 1,000 jobs, 16 s); a chain is sparse (three
 /// nonzeros a prefix, the second chain's prefixes as differences from the
 /// first's), so an interior point solve of two chains takes 30-90 ms of CPU
-/// at 1,000 jobs. `cuts` of the answer are the tight prefixes of the
-/// optimum's `D`-order (the next solve's `warm`).
+/// at 1,000 jobs. Beside the chains, each LP holds [`Fuzzy`]'s `t`-rows
+/// around the newest chain's prefixes (round 0: all of them; later: near
+/// the prefixes the last solution violated), valid rows that also hold the
+/// reorderings of each prefix's end and the far moves of the jobs that
+/// moved far before: 3 rounds at 1,000 LP jobs and 6 at 5,000 instead of 7
+/// and 32 (docs/benchmarks.md, eighth attempt). `cuts` of the answer are
+/// the tight prefixes of the optimum's `D`-order (the next solve's `warm`).
 pub fn chain_ipm(
     jobs: &[LpJob],
     preds: &Csr,
     mu: f64,
     warm: &[Vec<u32>],
+) -> Result<LpSolution, SpcError> {
+    chain_ipm_with(jobs, preds, mu, warm, FUZZY_BAND, FUZZY_STRIDE)
+}
+
+/// [`chain_ipm`] with [`Fuzzy`]'s `band` and `stride` (the tests use small ones).
+fn chain_ipm_with(
+    jobs: &[LpJob],
+    preds: &Csr,
+    mu: f64,
+    warm: &[Vec<u32>],
+    band: usize,
+    stride: usize,
 ) -> Result<LpSolution, SpcError> {
     let started = std::time::Instant::now();
     let n = jobs.len();
@@ -968,15 +1131,28 @@ pub fn chain_ipm(
     }
     let (scaled, unit_t) = scale(jobs, mu);
     let mut chains = vec![lag_order(&scaled, preds)];
+    let mut fuzzy = Fuzzy {
+        band,
+        stride,
+        ..Fuzzy::default()
+    };
     if let Some(order) = warm_order(&scaled, warm, &chains[0]) {
+        // A warm chain is near the optimum already: no t-rows in round 0
+        // (with them a warm re-solve at 1,000 LP jobs took 313 ms, not 202).
+        fuzzy.hot = vec![false; order.len() + 1];
         chains.push(order);
     }
     let mut c = vec![0.0; n];
     let mut rounds = 0;
     let mut last_bound = f64::NEG_INFINITY;
+    // Movers (see `Fuzzy`): the last D-order's places, who moved far, and
+    // each job's highest D so far.
+    let mut place = vec![usize::MAX; n];
+    let mut mover = vec![false; n];
+    let mut d_max = vec![f64::NEG_INFINITY; n];
     loop {
         let t = std::time::Instant::now();
-        let z = match solve_chains_ipm(&scaled, preds, &chains, &mut c) {
+        let (z, extra) = match solve_chains_ipm(&scaled, preds, &chains, &mut c, &fuzzy) {
             Ok(z) => z,
             Err(e) => {
                 tracing::debug!(error = %e, "S-PC LP: the chain LP failed; cutting planes finish");
@@ -985,11 +1161,32 @@ pub fn chain_ipm(
         };
         let order = d_order(&scaled, &c);
         let cmax = c.iter().fold(1.0f64, |m, &x| m.max(x.abs()));
-        let violated = violated_prefixes(&scaled, &c, &order, 1e-7 * cmax);
+        fuzzy.hot = violated_prefixes(&scaled, &c, &order, 1e-7 * cmax);
+        let violated = fuzzy.hot.iter().filter(|&&v| v).count();
+        let mut moved = 0;
+        for (k, &j) in order.iter().enumerate() {
+            let ju = j as usize;
+            let job = &scaled[ju];
+            d_max[ju] = d_max[ju].max(c[ju] - 0.5 * job.min_time());
+            if place[ju] != usize::MAX && place[ju].abs_diff(k) > MOVER_PLACES {
+                mover[ju] = true;
+                moved += 1;
+            }
+            place[ju] = k;
+        }
+        fuzzy.movers = (0..n)
+            .filter(|&j| mover[j])
+            .map(|j| {
+                let job = &scaled[j];
+                (j as u32, job.release + 0.5 * job.min_time(), d_max[j])
+            })
+            .collect();
         tracing::debug!(
             round = rounds,
             chains = chains.len(),
             violated,
+            moved,
+            movers = fuzzy.movers.len(),
             ms = t.elapsed().as_secs_f64() * 1e3,
             "S-PC LP chain round"
         );
@@ -1006,7 +1203,10 @@ pub fn chain_ipm(
         }
         let bound = weighted_sum(&scaled, &c);
         if bound > last_bound + 1e-9 * bound.abs() {
-            let lambda = levels(&scaled, &chains, &z);
+            let mut lambda = levels(&scaled, &chains, &z);
+            for (l, e) in lambda.iter_mut().zip(&extra) {
+                *l += e;
+            }
             let mut by_level = order.clone();
             by_level.sort_by(|&a, &b| {
                 lambda[b as usize]
@@ -1517,7 +1717,9 @@ mod tests {
             // `solve`: the chain start where there are predecessors.
             let chain = solve(&jobs, &csr(&preds), mu, &[]).unwrap();
             let cold = cutting_planes(&jobs, &csr(&preds), mu, &[]).unwrap();
-            for (name, s) in [("chain", &chain), ("cold", &cold)] {
+            // t-rows at every prefix: valid rows, so the same optimum.
+            let dense = chain_ipm_with(&jobs, &csr(&preds), mu, &[], 2, 1).unwrap();
+            for (name, s) in [("chain", &chain), ("cold", &cold), ("t-rows", &dense)] {
                 let check = optimal(&jobs, mu, s, opt, 1e-5);
                 prop_assert!(check.is_ok(), "{name} cutting planes: {:?}", check);
             }
@@ -1563,6 +1765,9 @@ mod tests {
             let cold = cutting_planes(&jobs, &preds, 8.0, &[]).unwrap();
             prop_assert!((chain.objective - cold.objective).abs() <= 1e-6 * cold.objective.abs().max(1.0),
                 "chain {} vs cold cutting planes {}", chain.objective, cold.objective);
+            let dense = chain_ipm_with(&jobs, &preds, 8.0, &[], 2, 1).unwrap();
+            prop_assert!((dense.objective - cold.objective).abs() <= 1e-6 * cold.objective.abs().max(1.0),
+                "t-rows at every prefix {} vs cold cutting planes {}", dense.objective, cold.objective);
             for (j, job) in jobs.iter().enumerate() {
                 let bound = job.release + job.min_time();
                 prop_assert!(chain.completion[j] >= bound - 1e-7 * bound.max(1.0));
