@@ -223,6 +223,7 @@ impl Session {
             ahead,
             explained: u64::MAX,
             mapped: false,
+            reduces: false,
         });
         self.names.app_by_name.insert(app.to_string(), id);
         if let Some(d) = &mut self.durations {

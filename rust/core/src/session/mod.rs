@@ -617,6 +617,10 @@ struct AppState {
     /// job with a map stage, whose location-less asks are its reducers
     /// ([`crate::policy::ReduceStage`]).
     mapped: bool,
+    /// A plan has seen it ask for containers without a location after its
+    /// maps (its reducers): its AM's progress then weighs maps and reduces
+    /// half each (MapReduce's JobImpl), also once the reducers run.
+    reduces: bool,
 }
 
 impl AppState {

@@ -350,7 +350,8 @@ impl Session {
             // progress, which weighs a light reduce as half the job).
             // A MapReduce job with reducers: the AM's progress below 0.5 is
             // its map stage's (see `remaining_ms`), its reducers sized apart.
-            let reduce_stage = a.mapped && anywhere > 0;
+            a.reduces |= a.mapped && anywhere > 0;
+            let reduce_stage = a.reduces;
             let reduce_work_ms = if self.stage_clock.is_some() && a.mapped {
                 let map_ms = a.map_work_ms();
                 a.groups
