@@ -345,13 +345,13 @@ impl Session {
                     anywhere += n;
                 }
             }
+            // A MapReduce job with reducers: the AM's progress below 0.5 is
+            // its map stage's (see `remaining_ms`).
+            a.reduces |= a.mapped && anywhere > 0;
+            let reduce_stage = a.reduces;
             // S-PC's reduce stage sizes a job's reducers apart from its
             // maps: their own work, else its map mean (not the AM's
             // progress, which weighs a light reduce as half the job).
-            // A MapReduce job with reducers: the AM's progress below 0.5 is
-            // its map stage's (see `remaining_ms`), its reducers sized apart.
-            a.reduces |= a.mapped && anywhere > 0;
-            let reduce_stage = a.reduces;
             let reduce_work_ms = if self.stage_clock.is_some() && a.mapped {
                 let map_ms = a.map_work_ms();
                 a.groups
